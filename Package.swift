@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "handsh",
+  products: [
+    .executable(name: "handsh", targets: ["handsh"]),
+    .library(name: "HandKit", targets: ["HandKit"]),
+  ],
+  targets: [
+    // The pure core: cards, the seeded deck, immutable versions, the language,
+    // the session and the renderers. No I/O, no globals, no Foundation.
+    .target(name: "HandKit"),
+    // GNU readline, found through pkg-config (Debian: libreadline-dev).
+    .systemLibrary(
+      name: "CReadline",
+      pkgConfig: "readline",
+      providers: [.apt(["libreadline-dev"])]
+    ),
+    // The thin shell: options, line sources, output, the prompt.
+    .executableTarget(name: "handsh", dependencies: ["HandKit", "CReadline"]),
+    .testTarget(name: "HandKitTests", dependencies: ["HandKit"]),
+    .testTarget(name: "handshTests", dependencies: ["handsh"]),
+  ]
+)
