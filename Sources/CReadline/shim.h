@@ -1,0 +1,29 @@
+// GNU readline for Swift. Swift 6 refuses readline's mutable globals as not
+// concurrency-safe, so these small inline functions set and read them.
+#ifndef HANDSH_CREADLINE_SHIM_H
+#define HANDSH_CREADLINE_SHIM_H
+
+#include <stdio.h>
+#include <readline/readline.h>
+#include <readline/history.h>
+
+static inline void handsh_rl_set_name(const char *name) { rl_readline_name = name; }
+static inline void handsh_rl_set_catch_signals(int on) {
+  rl_catch_signals = on;
+  rl_catch_sigwinch = on;
+}
+static inline void handsh_rl_set_completer(rl_completion_func_t *f) {
+  rl_attempted_completion_function = f;
+}
+/// Stops readline from completing file names when ours finds nothing.
+static inline void handsh_rl_completion_over(void) { rl_attempted_completion_over = 1; }
+static inline const char *handsh_rl_line_buffer(void) { return rl_line_buffer; }
+static inline int handsh_rl_version(void) { return rl_readline_version; }
+static inline void handsh_rl_set_basic_word_break(const char *chars) {
+  rl_basic_word_break_characters = chars;
+}
+static inline void handsh_rl_set_instream(FILE *in) { rl_instream = in; }
+static inline void handsh_rl_set_outstream(FILE *out) { rl_outstream = out; }
+static inline void handsh_rl_clear_pending(void) { rl_done = 0; }
+
+#endif

@@ -1,0 +1,27 @@
+/// The four suits, in the order that card indexes use (SPEC §1).
+public enum Suit: UInt8, CaseIterable, Sendable {
+  case hearts, diamonds, clubs, spades
+
+  /// The suit as `handsh` writes it by default.
+  public var symbol: String {
+    switch self {
+    case .hearts: "♥"
+    case .diamonds: "♦"
+    case .clubs: "♣"
+    case .spades: "♠"
+    }
+  }
+
+  /// The suit as `--ascii` writes it.
+  public var letter: String {
+    switch self {
+    case .hearts: "H"
+    case .diamonds: "D"
+    case .clubs: "C"
+    case .spades: "S"
+    }
+  }
+
+  /// Hearts and diamonds are red; clubs and spades are black.
+  public var isRed: Bool { self == .hearts || self == .diamonds }
+}

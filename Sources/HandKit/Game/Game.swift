@@ -1,0 +1,26 @@
+/// One game: a seed and the deck order it shuffles to. Every version of the
+/// game shares this one value; a version's deck is only a bitmask over it.
+public struct Game: Sendable, Equatable {
+  /// The seed that shuffled this game's deck.
+  public let seed: UInt64
+  /// The deck's cards in draw order.
+  public let order: [Card]
+  /// For each card index, its place in `order`.
+  let place: [UInt8]
+
+  /// Shuffles a new deck by `seed`: Fisher–Yates from the back, with
+  /// `j = next() mod (i + 1)` (SPEC §2).
+  public init(seed: UInt64) {
+    var order = Card.all
+    var random = SplitMix64(seed: seed)
+    for i in stride(from: 51, through: 1, by: -1) {
+      let j = Int(random.next() % UInt64(i + 1))
+      order.swapAt(i, j)
+    }
+    var place = [UInt8](repeating: 0, count: 52)
+    for (i, card) in order.enumerated() { place[Int(card.index)] = UInt8(i) }
+    self.seed = seed
+    self.order = order
+    self.place = place
+  }
+}

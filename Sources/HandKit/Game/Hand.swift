@@ -1,0 +1,79 @@
+/// An immutable, ordered hand of cards; position 1 (index 0) is the top.
+///
+/// A hand of up to ten cards lives in one word: a 4-bit count, then six bits
+/// per card. Larger hands (the limit may be 52) spill to an array. Either way
+/// a hand costs sixteen bytes inline, which keeps a version small.
+public struct Hand: Sendable, Equatable {
+  private static let inlineCapacity = 10
+
+  /// The count in bits 0–3 and card `i` in bits `4 + 6i`, when small.
+  private let packed: UInt64
+  /// The cards, when there are more than `inlineCapacity`.
+  private let spill: [Card]?
+
+  public static let empty = Hand(packed: 0, spill: nil)
+
+  private init(packed: UInt64, spill: [Card]?) {
+    self.packed = packed
+    self.spill = spill
+  }
+
+  public init<Cards: Collection<Card>>(_ cards: Cards) {
+    if cards.count <= Hand.inlineCapacity {
+      var packed = UInt64(cards.count)
+      for (i, card) in cards.enumerated() { packed |= UInt64(card.index) << (4 + 6 * UInt64(i)) }
+      self.init(packed: packed, spill: nil)
+    } else {
+      self.init(packed: 0, spill: Array(cards))
+    }
+  }
+
+  public var count: Int { spill?.count ?? Int(packed & 0xF) }
+  public var isEmpty: Bool { count == 0 }
+
+  /// The card at `index` (0-based). The caller checks the range.
+  public subscript(index: Int) -> Card {
+    if let spill { return spill[index] }
+    return Card(unchecked: UInt8(truncatingIfNeeded: packed >> (4 + 6 * UInt64(index))) & 0x3F)
+  }
+
+  /// The cards, top first.
+  public var cards: [Card] { spill ?? (0..<count).map { self[$0] } }
+
+  public func contains(_ card: Card) -> Bool {
+    (0..<count).contains { self[$0] == card }
+  }
+
+  /// The hand with `card` inserted so that it has index `index`.
+  public func inserting(_ card: Card, at index: Int) -> Hand {
+    let n = count
+    guard spill == nil, n < Hand.inlineCapacity else {
+      var cards = cards
+      cards.insert(card, at: index)
+      return Hand(cards)
+    }
+    let cut = 4 + 6 * UInt64(index)
+    let below = packed & ((1 << cut) - 1) & ~0xF
+    let above = (packed >> cut) << (cut + 6)
+    return Hand(
+      packed: UInt64(n + 1) | below | UInt64(card.index) << cut | above, spill: nil)
+  }
+
+  /// The hand without the card at `index`.
+  public func removing(at index: Int) -> Hand {
+    guard spill == nil else {
+      var cards = cards
+      cards.remove(at: index)
+      return Hand(cards)
+    }
+    let cut = 4 + 6 * UInt64(index)
+    let below = packed & ((1 << cut) - 1) & ~0xF
+    let above = cut + 6 >= 64 ? 0 : (packed >> (cut + 6)) << cut
+    return Hand(packed: UInt64(count - 1) | below | above, spill: nil)
+  }
+
+  /// The hand with the card at `from` moved so that it ends at index `to`.
+  public func moving(from: Int, to: Int) -> Hand {
+    removing(at: from).inserting(self[from], at: to)
+  }
+}

@@ -1,0 +1,363 @@
+/// What the parser finds on a line: a command, or the one syntax error of a
+/// command.
+public enum ParsedItem: Sendable, Equatable {
+  /// A command, with the byte offsets of its first word's start and its
+  /// last word's end (for `--echo` and for locating a failure).
+  case command(Command, span: Range<Int>)
+  case error(SyntaxError)
+}
+
+/// Reads the commands of one line (SPEC §4), left to right, without
+/// allocating for the common case. The line holds no line break; the caller
+/// has removed a trailing `\r` and a byte-order mark.
+public struct LineParser {
+  private let line: UnsafeBufferPointer<UInt8>
+  private var offset = 0
+  private var finished = false
+  private var checkedEncoding = false
+  /// The last offset whose column is known, for counting columns in one pass.
+  private var counted = (offset: 0, column: 1)
+
+  public init(_ line: UnsafeBufferPointer<UInt8>) { self.line = line }
+
+  /// Parses every command of `line`: a convenience for tests and tools.
+  public static func parse(_ line: String) -> [ParsedItem] {
+    var bytes = Array(line.utf8)
+    return parse(bytes: &bytes)
+  }
+
+  public static func parse(bytes: inout [UInt8]) -> [ParsedItem] {
+    bytes.withUnsafeBufferPointer { buffer in
+      var parser = LineParser(buffer)
+      var items: [ParsedItem] = []
+      while let item = parser.next() { items.append(item) }
+      return items
+    }
+  }
+
+  /// The 1-based column, in Unicode scalars, of byte `target`; each byte of
+  /// invalid UTF-8 counts as one. Cheap when asked in increasing order.
+  public mutating func column(at target: Int) -> Int {
+    if target < counted.offset { counted = (0, 1) }
+    var (i, column) = counted
+    while i < target, i < line.count {
+      let byte = line[i]
+      let width =
+        byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+      i = min(i + width, target)
+      column += 1
+    }
+    counted = (i, column)
+    return column
+  }
+
+  /// The words of a command's span as written (quotes kept), for `--echo`.
+  public func words(in span: Range<Int>) -> [[UInt8]] {
+    let clamped = span.clamped(to: 0..<line.count)
+    var parser = LineParser(UnsafeBufferPointer(rebasing: line[clamped]))
+    var words: [[UInt8]] = []
+    while let word = parser.nextWord() { words.append(Array(word.bytes)) }
+    return words
+  }
+
+  /// The next command or syntax error of the line, or nil at its end.
+  public mutating func next() -> ParsedItem? {
+    if !checkedEncoding {
+      checkedEncoding = true
+      if let bad = firstInvalidByte() {
+        finished = true
+        return .error(
+          SyntaxError("invalid UTF-8 in input", column: column(at: wordStart(holding: bad))))
+      }
+    }
+    while !finished {
+      guard let first = nextWord() else {
+        // An empty command: skip a `;`, or the line is done.
+        if !skipSeparator() { finished = true }
+        continue
+      }
+      let item = parseCommand(first)
+      skipToEndOfCommand()
+      return item
+    }
+    return nil
+  }
+
+  // MARK: Words
+
+  /// A word of the line: where it stands, and its bytes.
+  private struct Word {
+    let start: Int
+    let end: Int
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// For a quoted word: its text without quotes and escapes; nil when the
+    /// closing quote is missing.
+    let quotedText: String??
+
+    var isQuoted: Bool { quotedText != nil }
+    var text: String { safeText(bytes) }
+  }
+
+  /// A syntax error before its column is known: the message and the byte
+  /// offset of the word it is about.
+  private struct Failure: Error {
+    let message: String
+    let offset: Int
+  }
+
+  private func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+  private func word(_ start: Int, _ end: Int, quoted: String?? = nil) -> Word {
+    Word(
+      start: start, end: end, bytes: UnsafeBufferPointer(rebasing: line[start..<end]),
+      quotedText: quoted)
+  }
+
+  /// The next word of the current command, or nil at `;`, `#` or the end.
+  private mutating func nextWord() -> Word? {
+    while offset < line.count, isBlank(line[offset]) { offset += 1 }
+    guard offset < line.count else { return nil }
+    let start = offset
+    switch line[offset] {
+    case UInt8(ascii: ";"): return nil
+    case UInt8(ascii: "#"):
+      offset = line.count
+      return nil
+    case UInt8(ascii: "\""):
+      return quotedWord(from: start)
+    default:
+      while offset < line.count {
+        let byte = line[offset]
+        if isBlank(byte) || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#") { break }
+        offset += 1
+      }
+      return word(start, offset)
+    }
+  }
+
+  /// A double-quoted word, in which `\"` and `\\` stand for `"` and `\`.
+  private mutating func quotedWord(from start: Int) -> Word {
+    var text: [UInt8] = []
+    offset = start + 1
+    while offset < line.count {
+      let byte = line[offset]
+      if byte == UInt8(ascii: "\"") {
+        offset += 1
+        return word(start, offset, quoted: .some(String(decoding: text, as: UTF8.self)))
+      }
+      if byte == UInt8(ascii: "\\"), offset + 1 < line.count,
+        line[offset + 1] == UInt8(ascii: "\"") || line[offset + 1] == UInt8(ascii: "\\")
+      {
+        offset += 1
+      }
+      text.append(line[offset])
+      offset += 1
+    }
+    return word(start, offset, quoted: .some(nil))
+  }
+
+  private mutating func skipSeparator() -> Bool {
+    guard offset < line.count, line[offset] == UInt8(ascii: ";") else { return false }
+    offset += 1
+    return true
+  }
+
+  private mutating func skipToEndOfCommand() {
+    while nextWord() != nil {}
+    if !skipSeparator() { finished = true }
+  }
+
+  // MARK: Commands
+
+  private mutating func parseCommand(_ first: Word) -> ParsedItem {
+    var last = first
+    do throws(Failure) {
+      let command = try parseArguments(of: try name(first), first: first, last: &last)
+      return .command(command, span: first.start..<last.end)
+    } catch {
+      return .error(SyntaxError(error.message, column: column(at: error.offset)))
+    }
+  }
+
+  private func name(_ word: Word) throws(Failure) -> CommandName {
+    try LineParser.checkQuote(word)
+    guard let name = CommandName(spelling: word.bytes) else { throw LineParser.unknown(word) }
+    return name
+  }
+
+  private mutating func parseArguments(
+    of name: CommandName, first: Word, last: inout Word
+  ) throws(Failure) -> Command {
+    /// The next word, which the command needs.
+    func required() throws(Failure) -> Word {
+      guard let word = try optional() else {
+        throw Failure(message: "missing argument (usage: \(name.usage))", offset: first.start)
+      }
+      return word
+    }
+    /// The next word, if any.
+    func optional() throws(Failure) -> Word? {
+      guard let word = nextWord() else { return nil }
+      try LineParser.checkQuote(word)
+      last = word
+      return word
+    }
+    let command: Command
+    switch name {
+    case .add: command = .add(try optional().map(LineParser.card))
+    case .del: command = .delete(try LineParser.position(required()))
+    case .mv:
+      let from = try LineParser.position(required())
+      command = .move(from, try LineParser.position(required()))
+    case .undo: command = .undo(try optional().map(LineParser.count) ?? 1)
+    case .redo: command = .redo(try optional().map(LineParser.count) ?? 1)
+    case .new: command = .new(try optional().map(LineParser.seed))
+    case .limit: command = .limit(try optional().map(LineParser.limit))
+    case .expect:
+      let word = try required()
+      if !word.isQuoted, word.bytes.elementsEqual("empty".utf8) {
+        command = .expect([])
+      } else {
+        var cards = [try LineParser.card(word)]
+        while let word = try optional() { cards.append(try LineParser.card(word)) }
+        command = .expect(cards)
+      }
+    case .show: command = .show
+    case .deck: command = .deck
+    case .history: command = .history
+    case .save: command = .save(LineParser.file(try required()))
+    case .help: command = .help(try optional().map(LineParser.topic))
+    case .quit, .exit: command = .quit
+    }
+    if let extra = try optional() {
+      throw Failure(
+        message: "unexpected argument '\(extra.text)' (usage: \(name.usage))", offset: extra.start)
+    }
+    return command
+  }
+
+  // MARK: Argument values
+
+  private static func card(_ word: Word) throws(Failure) -> Card {
+    guard !word.isQuoted, let card = Card(parsing: word.bytes) else {
+      throw Failure(message: "invalid card '\(word.text)'", offset: word.start)
+    }
+    return card
+  }
+
+  private static func position(_ word: Word) throws(Failure) -> Int {
+    guard let value = number(word), value >= 1, value <= UInt64(Int.max) else {
+      throw Failure(
+        message: "invalid position '\(word.text)': expected a whole number of 1 or more",
+        offset: word.start)
+    }
+    return Int(value)
+  }
+
+  private static func count(_ word: Word) throws(Failure) -> Int {
+    guard let value = number(word), value >= 1, value <= UInt64(Int.max) else {
+      throw Failure(
+        message: "invalid count '\(word.text)': expected a whole number of 1 or more",
+        offset: word.start)
+    }
+    return Int(value)
+  }
+
+  private static func limit(_ word: Word) throws(Failure) -> Int {
+    guard let value = number(word), (1...52).contains(value) else {
+      throw Failure(
+        message: "invalid limit '\(word.text)': expected a whole number from 1 to 52",
+        offset: word.start)
+    }
+    return Int(value)
+  }
+
+  private static func seed(_ word: Word) throws(Failure) -> UInt64 {
+    guard let value = number(word) else {
+      throw Failure(
+        message:
+          "invalid seed '\(word.text)': expected a whole number from 0 to 18446744073709551615",
+        offset: word.start)
+    }
+    return value
+  }
+
+  private static func file(_ word: Word) -> String {
+    if case .some(.some(let text)) = word.quotedText { return text }
+    return String(decoding: word.bytes, as: UTF8.self)
+  }
+
+  private static func topic(_ word: Word) throws(Failure) -> CommandName {
+    guard !word.isQuoted, let name = CommandName(spelling: word.bytes) else {
+      throw unknown(word)
+    }
+    return name
+  }
+
+  /// Decimal digits only, no sign; nil when empty, not digits, or over 2^64-1.
+  private static func number(_ word: Word) -> UInt64? {
+    guard !word.isQuoted, !word.bytes.isEmpty else { return nil }
+    var value: UInt64 = 0
+    for byte in word.bytes {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+      guard !overflow1, !overflow2 else { return nil }
+      value = sum
+    }
+    return value
+  }
+
+  private static func unknown(_ word: Word) -> Failure {
+    let text = word.text
+    var message = "unknown command '\(text)'"
+    if let name = suggestion(for: text) { message += " (did you mean '\(name.rawValue)'?)" }
+    return Failure(message: message, offset: word.start)
+  }
+
+  private static func checkQuote(_ word: Word) throws(Failure) {
+    if case .some(.none) = word.quotedText {
+      throw Failure(message: "unterminated quote", offset: word.start)
+    }
+  }
+
+  // MARK: Encoding
+
+  /// The offset of the first byte that is not valid UTF-8, if any.
+  private func firstInvalidByte() -> Int? {
+    guard line.contains(where: { $0 >= 0x80 }) else { return nil }
+    var i = 0
+    while i < line.count {
+      var decoder = UTF8()
+      var iterator = line[i...].makeIterator()
+      guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return i }
+      i += UTF8.width(scalar)
+    }
+    return nil
+  }
+
+  /// The start of the word (or comment) that holds byte `target`.
+  private func wordStart(holding target: Int) -> Int {
+    var start = 0
+    var inQuote = false
+    var i = 0
+    while i < target {
+      let byte = line[i]
+      if inQuote {
+        if byte == UInt8(ascii: "\\"), i + 1 < target {
+          i += 1
+        } else if byte == UInt8(ascii: "\"") {
+          inQuote = false
+        }
+      } else if byte == UInt8(ascii: "#") {
+        return i
+      } else if isBlank(byte) || byte == UInt8(ascii: ";") {
+        start = i + 1
+      } else if byte == UInt8(ascii: "\"") && start == i {
+        inQuote = true
+      }
+      i += 1
+    }
+    return start
+  }
+}

@@ -1,0 +1,214 @@
+/// Writes what the session shows, as bytes appended to an output buffer: the
+/// one place that knows how a hand, a deck or a history looks (SPEC §5).
+public struct Renderer: Sendable {
+  public let style: Style
+  /// Each card's name as text output writes it (coloured when colour is on).
+  private let names: [[UInt8]]
+  /// Each card's name without colour, for JSON and messages.
+  private let plainNames: [[UInt8]]
+
+  public init(style: Style) {
+    self.style = style
+    plainNames = Card.all.map { Array($0.name(ascii: style.ascii).utf8) }
+    names = Card.all.map { card in
+      let name = Array(card.name(ascii: style.ascii).utf8)
+      guard style.color, card.suit.isRed else { return name }
+      return Array("\u{1B}[31m".utf8) + name + Array("\u{1B}[0m".utf8)
+    }
+  }
+
+  /// The card as messages write it: `Q♥`, or `QH` with `--ascii`.
+  public func name(of card: Card) -> String { card.name(ascii: style.ascii) }
+
+  // MARK: Hand lines
+
+  /// The line written after a change: the hand, or its JSON object.
+  public func writeHandLine(_ history: History, to out: inout [UInt8]) {
+    if style.json {
+      writeJSONState(history, to: &out)
+    } else {
+      writeHand(history.current.hand, colored: true, to: &out)
+    }
+    out.append(newline)
+  }
+
+  /// `show`: a numbered table, or the same JSON object as a hand line.
+  public func writeShow(_ history: History, to out: inout [UInt8]) {
+    let hand = history.current.hand
+    guard !style.json, !hand.isEmpty else { return writeHandLine(history, to: &out) }
+    let width = digits(hand.count)
+    for index in 0..<hand.count {
+      pad(index + 1, to: width, in: &out)
+      out.append(contentsOf: "  ".utf8)
+      out.append(contentsOf: names[Int(hand[index].index)])
+      out.append(newline)
+    }
+  }
+
+  /// `deck`: how many cards are in the deck and discarded, and the seed.
+  public func writeDeck(_ history: History, to out: inout [UInt8]) {
+    let now = history.current
+    let seed = history.game(of: now).seed
+    if style.json {
+      out.append(
+        contentsOf:
+          "{\"deck\":\(now.deck.count),\"discarded\":\(now.discardCount),\"seed\":\(seed)}".utf8)
+    } else {
+      out.append(
+        contentsOf: "\(now.deck.count) in deck, \(now.discardCount) discarded, seed \(seed)".utf8)
+    }
+    out.append(newline)
+  }
+
+  /// `history`: every version, oldest first, the current one marked.
+  public func writeHistory(_ history: History, to out: inout [UInt8]) {
+    let width = digits(history.count - 1)
+    for number in 0..<history.count {
+      let version = history[number]
+      let command = version.step.text(seed: history.game(of: version).seed, ascii: style.ascii)
+      if style.json {
+        out.append(contentsOf: "{\"version\":\(number),\"command\":".utf8)
+        writeJSONString(command, to: &out)
+        out.append(contentsOf: ",\"hand\":".utf8)
+        writeJSONHand(version.hand, to: &out)
+        out.append(contentsOf: ",\"current\":\(number == history.cursor)}".utf8)
+      } else {
+        out.append(number == history.cursor ? UInt8(ascii: "*") : UInt8(ascii: " "))
+        pad(number, to: width, in: &out)
+        out.append(contentsOf: "  ".utf8)
+        if case .add(let card) = version.step {
+          out.append(contentsOf: "add ".utf8)
+          out.append(contentsOf: names[Int(card.index)])
+        } else {
+          out.append(contentsOf: command.utf8)
+        }
+        out.append(contentsOf: "  ".utf8)
+        writeHand(version.hand, colored: true, to: &out)
+      }
+      out.append(newline)
+    }
+  }
+
+  /// `limit` without N: the bare number, in text and JSON alike.
+  public func writeLimit(_ limit: Int, to out: inout [UInt8]) {
+    out.append(contentsOf: String(limit).utf8)
+    out.append(newline)
+  }
+
+  /// `--echo`: `> ` and the command's words, made safe, cards coloured like
+  /// hand lines.
+  public func writeEcho(_ words: [[UInt8]], to out: inout [UInt8]) {
+    out.append(contentsOf: "> ".utf8)
+    for (i, word) in words.enumerated() {
+      if i > 0 { out.append(UInt8(ascii: " ")) }
+      let text = Array(safeText(word).utf8)
+      if style.color, let card = Card(parsing: word), card.suit.isRed {
+        out.append(contentsOf: "\u{1B}[31m".utf8)
+        out.append(contentsOf: text)
+        out.append(contentsOf: "\u{1B}[0m".utf8)
+      } else {
+        out.append(contentsOf: text)
+      }
+    }
+    out.append(newline)
+  }
+
+  // MARK: Messages
+
+  /// A hand as messages write it: no colour.
+  public func handText(_ hand: Hand) -> String {
+    var out: [UInt8] = []
+    writeHand(hand, colored: false, to: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// The message for a failed command, exactly as SPEC §4 words it.
+  public func message(for error: CommandError) -> String {
+    switch error {
+    case .handFull(let limit): "hand is full (\(cards(limit)))"
+    case .deckEmpty: "deck is empty"
+    case .inHand(let card): "\(name(of: card)) is in the hand"
+    case .discarded(let card): "\(name(of: card)) was discarded"
+    case .noCard(let position, let count):
+      "no card at position \(position) (hand has \(cards(count)))"
+    case .nothingToUndo: "nothing to undo"
+    case .cannotUndo(let steps, let only): "cannot undo \(steps) steps (only \(only))"
+    case .nothingToRedo: "nothing to redo"
+    case .cannotRedo(let steps, let only): "cannot redo \(steps) steps (only \(only))"
+    case .handTooLarge(let count, let limit): "hand has \(cards(count)), more than \(limit)"
+    case .unexpectedHand(let expected, let actual):
+      "expected \(handText(Hand(expected))), hand is \(handText(actual))"
+    case .cannotWrite(let file, let reason): "cannot write \(safeText(file.utf8)): \(reason)"
+    }
+  }
+
+  private func cards(_ count: Int) -> String { count == 1 ? "1 card" : "\(count) cards" }
+
+  // MARK: Pieces
+
+  private var newline: UInt8 { UInt8(ascii: "\n") }
+
+  private func writeHand(_ hand: Hand, colored: Bool, to out: inout [UInt8]) {
+    guard !hand.isEmpty else { return out.append(contentsOf: "(empty)".utf8) }
+    let table = colored ? names : plainNames
+    for index in 0..<hand.count {
+      if index > 0 { out.append(UInt8(ascii: " ")) }
+      out.append(contentsOf: table[Int(hand[index].index)])
+    }
+  }
+
+  private func writeJSONState(_ history: History, to out: inout [UInt8]) {
+    let now = history.current
+    out.append(contentsOf: "{\"version\":".utf8)
+    writeNumber(history.cursor, to: &out)
+    out.append(contentsOf: ",\"hand\":".utf8)
+    writeJSONHand(now.hand, to: &out)
+    out.append(contentsOf: ",\"deck\":".utf8)
+    writeNumber(now.deck.count, to: &out)
+    out.append(contentsOf: ",\"discarded\":".utf8)
+    writeNumber(now.discardCount, to: &out)
+    out.append(UInt8(ascii: "}"))
+  }
+
+  private func writeJSONHand(_ hand: Hand, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "["))
+    for index in 0..<hand.count {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      out.append(UInt8(ascii: "\""))
+      out.append(contentsOf: plainNames[Int(hand[index].index)])
+      out.append(UInt8(ascii: "\""))
+    }
+    out.append(UInt8(ascii: "]"))
+  }
+
+  private func writeJSONString(_ text: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+        out.append(UInt8(ascii: "\\"))
+        out.append(byte)
+      case 0..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: "\\u00".utf8)
+        out.append(hex[Int(byte >> 4)])
+        out.append(hex[Int(byte & 0xF)])
+      default: out.append(byte)
+      }
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+
+  /// Appends a number in decimal; a small String lives inline, unallocated.
+  private func writeNumber(_ value: Int, to out: inout [UInt8]) {
+    out.append(contentsOf: String(value).utf8)
+  }
+
+  private func digits(_ value: Int) -> Int { String(value).utf8.count }
+
+  private func pad(_ value: Int, to width: Int, in out: inout [UInt8]) {
+    let text = String(value)
+    out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - text.utf8.count))
+    out.append(contentsOf: text.utf8)
+  }
+}

@@ -1,0 +1,122 @@
+/// The pure heart of handsh: applies one command to the history of versions.
+/// No I/O and no randomness of its own: `new` without a seed asks the caller.
+public struct Session: Sendable {
+  public private(set) var history: History
+
+  public init(seed: UInt64, limit: Int = 5) {
+    history = History(seed: seed, limit: min(max(limit, 1), 52))
+  }
+
+  public var current: Version { history.current }
+
+  /// Runs `command`; on failure nothing changes.
+  public mutating func run(
+    _ command: Command, freshSeed: () -> UInt64
+  ) -> Result<Outcome, CommandError> {
+    do throws(CommandError) {
+      return .success(try apply(command, freshSeed: freshSeed))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private mutating func apply(
+    _ command: Command, freshSeed: () -> UInt64
+  ) throws(CommandError) -> Outcome {
+    let now = history.current
+    let game = history.game(of: now)
+    switch command {
+    case .add(let wanted):
+      try now.checkRoom()
+      let card: Card
+      if let wanted {
+        if now.hand.contains(wanted) { throw .inHand(wanted) }
+        guard now.deck.contains(wanted, in: game) else { throw .discarded(wanted) }
+        card = wanted
+      } else {
+        guard let top = now.deck.top(in: game) else { throw .deckEmpty }
+        card = top
+      }
+      push(
+        now, hand: now.hand.inserting(card, at: 0), deck: now.deck.removing(card, in: game),
+        .add(card))
+    case .delete(let position):
+      let index = try now.index(of: position)
+      push(now, hand: now.hand.removing(at: index), .delete(UInt8(position)))
+    case .move(let from, let to):
+      let (a, b) = (try now.index(of: from), try now.index(of: to))
+      guard a != b else { return .nothing }
+      push(now, hand: now.hand.moving(from: a, to: b), .move(UInt8(from), UInt8(to)))
+    case .undo(let steps):
+      guard history.undoDepth > 0 else { throw .nothingToUndo }
+      guard steps <= history.undoDepth else { throw .cannotUndo(steps, only: history.undoDepth) }
+      history.moveCursor(by: -steps)
+    case .redo(let steps):
+      guard history.redoDepth > 0 else { throw .nothingToRedo }
+      guard steps <= history.redoDepth else { throw .cannotRedo(steps, only: history.redoDepth) }
+      history.moveCursor(by: steps)
+    case .new(let seed):
+      history.pushGame(seed: seed ?? freshSeed(), limit: now.limit)
+    case .limit(nil):
+      return .limit(now.limit)
+    case .limit(let limit?):
+      guard limit != now.limit else { return .nothing }
+      guard now.hand.count <= limit else {
+        throw .handTooLarge(count: now.hand.count, limit: limit)
+      }
+      history.push(
+        Version(
+          hand: now.hand, deck: now.deck, game: now.game, limit: limit, step: .limit(UInt8(limit))))
+    case .expect(let cards):
+      guard Hand(cards) == now.hand else {
+        throw .unexpectedHand(expected: cards, actual: now.hand)
+      }
+      return .nothing
+    case .show: return .show
+    case .deck: return .deck
+    case .history: return .history
+    case .save(let file): return .save(file: file, script: saveScript())
+    case .help(let topic): return .help(topic)
+    case .quit: return .quit
+    }
+    return .changed
+  }
+
+  private mutating func push(_ now: Version, hand: Hand, deck: Deck? = nil, _ step: Step) {
+    history.push(
+      Version(hand: hand, deck: deck ?? now.deck, game: now.game, limit: now.limit, step: step))
+  }
+
+  /// A script that rebuilds the current version (SPEC §7): the game's seed,
+  /// its starting limit, then the path from the game's start, cards in ASCII.
+  public func saveScript() -> String {
+    let now = history.current
+    let start = history.start(of: now)
+    let seed = history.game(of: now).seed
+    var lines = [
+      "#!/usr/bin/env handsh",
+      "new \(seed)",
+      "limit \(history[start].limit)",
+    ]
+    if start < history.cursor {
+      for number in (start + 1)...history.cursor {
+        lines.append(history[number].step.text(seed: seed, ascii: true))
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+extension Step {
+  /// The step as a command, the way `history` and `save` write it.
+  public func text(seed: UInt64, ascii: Bool) -> String {
+    switch self {
+    case .start: "start"
+    case .add(let card): "add \(card.name(ascii: ascii))"
+    case .delete(let position): "del \(position)"
+    case .move(let from, let to): "mv \(from) \(to)"
+    case .limit(let limit): "limit \(limit)"
+    case .new: "new \(seed)"
+    }
+  }
+}

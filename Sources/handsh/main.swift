@@ -1,0 +1,74 @@
+import HandKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// handsh: parse the options, then hand the lines of a script, `-c`, stdin or
+/// the prompt to one runner.
+func main() -> Never {
+  // A closed pipe ends handsh at once and quietly, whatever the parent set.
+  signal(SIGPIPE, SIG_DFL)
+
+  let options: Options
+  do {
+    options = try Options(parsing: Array(CommandLine.arguments.dropFirst()))
+  } catch {
+    System.printError("handsh: \(error.message)")
+    System.printError("Try 'handsh --help' for more information.")
+    System.exit(2)
+  }
+  if options.help || options.version {
+    var output = Output()
+    output.buffer.append(
+      contentsOf: (options.help ? Options.usage : "handsh \(handshVersion)\n").utf8)
+    output.flush()
+    System.exit(0)
+  }
+
+  var runner = Runner(options: options, seed: options.seed ?? UInt64.random(in: .min ... .max))
+  let terminal = System.isTerminal(0) && System.isTerminal(1)
+  var flow = Flow.next
+  var ranScript = false
+
+  if let command = options.command {
+    flow = runner.runText(Array(command.utf8), name: "<command line>")
+    ranScript = true
+  } else if let script = options.script, script != "-" {
+    switch readFile(script) {
+    case .success(let text):
+      flow = runner.runText(text, name: script)
+      ranScript = true
+    case .failure(let error):
+      System.printError(
+        "handsh: cannot open '\(safeText(script.utf8))': \(System.describe(error.code))")
+      System.exit(2)
+    }
+  }
+
+  if ranScript && !(options.interactive && !options.checkOnly) || flow == .quit {
+    finish(&runner, status: runner.failed ? 1 : 0)
+  }
+  if terminal && (ranScript || options.script == nil) {
+    runner.output.flush()
+    let status = runPrompt(&runner)
+    finish(&runner, status: status)
+  }
+  var stdin = StreamLines(fd: 0)
+  if ranScript {
+    // -i without a terminal: go on with stdin, as the prompt would.
+    _ = runner.runStream(&stdin, name: nil)
+    finish(&runner, status: 0)
+  }
+  _ = runner.runStream(&stdin, name: "<stdin>")
+  finish(&runner, status: runner.failed ? 1 : 0)
+}
+
+func finish(_ runner: inout Runner, status: Int32) -> Never {
+  runner.output.flush()
+  System.exit(status)
+}
+
+let handshVersion = "1.0.0"
+
+main()
