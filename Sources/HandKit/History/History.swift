@@ -1,7 +1,7 @@
 /// The persistent stack of versions and the cursor that `undo` and `redo`
 /// move. Versions live in fixed-size chunks, so the stack grows without ever
 /// copying what it holds, and each version is a few dozen bytes.
-public struct History: Sendable {
+public struct History: Sendable, Equatable {
   private static let chunkShift = 12
   private static let chunkSize = 1 << chunkShift
 
