@@ -1,0 +1,108 @@
+# bash completion for handsh(1)                            -*- shell-script -*-
+#
+# Installed as share/bash-completion/completions/handsh; or sourced from
+# ~/.bashrc:   . /path/to/completions/handsh.bash
+#
+# Completes the options; the words of --color, as `--color WHEN` and as
+# `--color=WHEN`; nothing after an option that takes a number or a text;
+# and directories and .hand files for the SCRIPT argument.
+
+_handsh()
+{
+    local cur prev i
+    COMPREPLY=()
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=
+    ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+
+    # With '=' in COMP_WORDBREAKS (bash's default), `--color=al` arrives as
+    # the three words `--color`, `=` and `al`, and `--color=` as `--color`
+    # and `=`, the current word.
+    if [[ $cur == = ]]; then
+        prev=$prev=
+        cur=
+    elif [[ $prev == = ]] && ((COMP_CWORD > 1)); then
+        prev=${COMP_WORDS[COMP_CWORD - 2]}=
+    fi
+
+    # After `--` (not the value of an option), every word is the SCRIPT.
+    local options_done=
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case ${COMP_WORDS[i]} in
+            --) options_done=1; break ;;
+            --command | --seed | --limit | --color) ((i++)) ;;
+            -[!-]*) _handsh_wants_value "${COMP_WORDS[i]}" && ((i++)) ;;
+        esac
+    done
+
+    if [[ -z $options_done ]]; then
+        case $prev in
+            --color | --color=)
+                _handsh_add_words "always auto never" "$cur" ""
+                return 0
+                ;;
+            --command | --command= | --seed | --seed= | --limit | --limit=)
+                return 0 # a text or a number: nothing to offer
+                ;;
+            -[!-]*)
+                _handsh_wants_value "$prev" && return 0
+                ;;
+        esac
+
+        case $cur in
+            --color=*)
+                # `--color=al` as one word, when '=' is not a word break
+                _handsh_add_words "always auto never" "${cur#--color=}" "--color="
+                return 0
+                ;;
+            --command=* | --seed=* | --limit=*)
+                return 0
+                ;;
+            -*)
+                _handsh_add_words "-c --command -s --seed -l --limit
+                    -k --keep-going -n --check -q --quiet -i --interactive
+                    --echo --json --ascii --color -h --help -V --version" "$cur" ""
+                return 0
+                ;;
+        esac
+    fi
+
+    # SCRIPT: directories and .hand files.
+    compopt -o filenames 2>/dev/null || true
+    local name
+    while IFS= read -r name; do
+        COMPREPLY+=("$name")
+    done < <(compgen -d -- "$cur")
+    while IFS= read -r name; do
+        [[ -d $name ]] || COMPREPLY+=("$name")
+    done < <(compgen -f -X '!*.hand' -- "$cur")
+    return 0
+}
+
+# _handsh_wants_value WORD: is WORD a group of short options, such as -kql,
+# whose last letter is an option that takes its value from the next word?
+_handsh_wants_value()
+{
+    local word=$1 k
+    for ((k = 1; k < ${#word}; k++)); do
+        case ${word:k:1} in
+            c | s | l) ((k == ${#word} - 1)); return ;;
+            k | n | q | i | h | V) ;;
+            *) return 1 ;;
+        esac
+    done
+    return 1
+}
+
+# _handsh_add_words WORDS CUR PREFIX: adds each of WORDS that starts with CUR
+# to COMPREPLY, with PREFIX in front.
+_handsh_add_words()
+{
+    local word
+    for word in $1; do
+        [[ $word == "$2"* ]] && COMPREPLY+=("$3$word")
+    done
+    return 0
+}
+
+complete -F _handsh handsh
