@@ -88,8 +88,12 @@ struct StreamLines: LineSource {
 }
 
 /// Reads a whole file, a FIFO included, or says why it cannot.
-func readFile(_ path: String) -> Result<[UInt8], ReadError> {
-  let fd = open(path, O_RDONLY | O_CLOEXEC)
+func readFile(_ path: [UInt8]) -> Result<[UInt8], ReadError> {
+  let fd = (path + [0]).withUnsafeBufferPointer { buffer in
+    buffer.withMemoryRebound(to: CChar.self) { chars in
+      chars.baseAddress.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
+    }
+  }
   guard fd >= 0 else { return .failure(ReadError(code: errno)) }
   defer { close(fd) }
   var status = stat()

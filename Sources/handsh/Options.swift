@@ -7,7 +7,7 @@ enum ColorChoice: String, CaseIterable {
 
 /// The command line, parsed by GNU rules (SPEC §6).
 struct Options: Equatable {
-  var command: String?
+  var command: [UInt8]?
   var seed: UInt64?
   var limit = 5
   var keepGoing = false
@@ -20,8 +20,8 @@ struct Options: Equatable {
   var color = ColorChoice.auto
   var help = false
   var version = false
-  /// The SCRIPT operand: a path, or `-` for stdin.
-  var script: String?
+  /// The SCRIPT operand: a path, or `-` for stdin, as raw bytes.
+  var script: [UInt8]?
 }
 
 /// A usage error: what `handsh:` says before exiting with status 2.
@@ -36,7 +36,7 @@ struct OptionSpec: Sendable {
   let long: String
   let value: String?
   let help: String
-  let apply: @Sendable (inout Options, String) throws(UsageError) -> Void
+  let apply: @Sendable (inout Options, [UInt8]) throws(UsageError) -> Void
 }
 
 extension Options {
@@ -53,7 +53,7 @@ extension Options {
       guard let seed = UInt64(decimal: text) else {
         throw UsageError(
           message:
-            "invalid seed '\(safeText(text.utf8))': expected a whole number from 0 to 18446744073709551615"
+            "invalid seed '\(safeText(text))': expected a whole number from 0 to 18446744073709551615"
         )
       }
       options.seed = seed
@@ -65,7 +65,7 @@ extension Options {
       options, text throws(UsageError) in
       guard let limit = UInt64(decimal: text), (1...52).contains(limit) else {
         throw UsageError(
-          message: "invalid limit '\(safeText(text.utf8))': expected a whole number from 1 to 52")
+          message: "invalid limit '\(safeText(text))': expected a whole number from 1 to 52")
       }
       options.limit = Int(limit)
     },
@@ -99,10 +99,10 @@ extension Options {
       help: "colour red cards: auto (default), always or never"
     ) {
       options, text throws(UsageError) in
-      guard let choice = ColorChoice(rawValue: text) else {
+      guard let choice = ColorChoice(rawValue: String(decoding: text, as: UTF8.self)) else {
         throw UsageError(
           message:
-            "invalid argument '\(safeText(text.utf8))' for '--color' (expected auto, always or never)"
+            "invalid argument '\(safeText(text))' for '--color' (expected auto, always or never)"
         )
       }
       options.color = choice
@@ -118,54 +118,56 @@ extension Options {
   /// Parses `arguments` (without the program name): options anywhere,
   /// `--name=value` or `--name value`, unambiguous prefixes of long names,
   /// `-s42` or `-s 42`, grouped flags (`-kq`), and `--` to end the options.
-  init(parsing arguments: [String]) throws(UsageError) {
+  /// Arguments are raw bytes, so `-c` text and a SCRIPT path reach the
+  /// parser and `open` as given, invalid UTF-8 included.
+  init(parsing arguments: [[UInt8]]) throws(UsageError) {
     self.init()
-    var operands: [String] = []
+    var operands: [[UInt8]] = []
     var i = 0
-    func value(for spec: OptionSpec, named name: String) throws(UsageError) -> String {
+    func value(named name: String) throws(UsageError) -> [UInt8] {
       i += 1
       guard i < arguments.count else {
         throw UsageError(message: "option '\(name)' requires an argument")
       }
       return arguments[i]
     }
+    let dash = UInt8(ascii: "-")
     while i < arguments.count {
       let argument = arguments[i]
-      if argument == "--" {
+      if argument == [dash, dash] {
         operands += arguments[(i + 1)...]
         break
-      } else if argument.hasPrefix("--") {
+      } else if argument.starts(with: [dash, dash]) {
         let body = argument.dropFirst(2)
-        let name = String(body.prefix { $0 != "=" })
-        let attached = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+        let equals = body.firstIndex(of: UInt8(ascii: "="))
+        let name = String(decoding: body[..<(equals ?? body.endIndex)], as: UTF8.self)
+        let attached = equals.map { Array(body[($0 + 1)...]) }
         let spec = try Options.longOption(name)
         if spec.value != nil {
-          let text: String
-          if let attached {
-            text = attached
-          } else {
-            text = try value(for: spec, named: "--" + spec.long)
-          }
+          let text: [UInt8]
+          if let attached { text = attached } else { text = try value(named: "--" + spec.long) }
           try spec.apply(&self, text)
         } else {
           guard attached == nil else {
             throw UsageError(message: "option '--\(spec.long)' doesn't allow an argument")
           }
-          try spec.apply(&self, "")
+          try spec.apply(&self, [])
         }
-      } else if argument.hasPrefix("-"), argument != "-" {
-        var flags = Substring(argument.dropFirst())
+      } else if argument.first == dash, argument.count > 1 {
+        var flags = argument.dropFirst()
         while let flag = flags.popFirst() {
-          guard let spec = Options.table.first(where: { $0.short == flag }) else {
-            throw UsageError(message: "invalid option -- '\(safeText(String(flag).utf8))'")
+          guard flag < 0x80,
+            let spec = Options.table.first(where: { $0.short == Character(Unicode.Scalar(flag)) })
+          else {
+            throw UsageError(message: "invalid option -- '\(safeText([flag]))'")
           }
           if spec.value != nil {
             let text =
-              flags.isEmpty ? try value(for: spec, named: "-" + String(flag)) : String(flags)
+              flags.isEmpty ? try value(named: "-" + String(Unicode.Scalar(flag))) : Array(flags)
             try spec.apply(&self, text)
             break
           }
-          try spec.apply(&self, "")
+          try spec.apply(&self, [])
         }
       } else {
         operands.append(argument)
@@ -173,13 +175,17 @@ extension Options {
       i += 1
     }
     if operands.count > 1 {
-      throw UsageError(
-        message: "unexpected argument '\(safeText(operands[1].utf8))' (only one SCRIPT)")
+      throw UsageError(message: "unexpected argument '\(safeText(operands[1]))' (only one SCRIPT)")
     }
     script = operands.first
     if command != nil, let script {
-      throw UsageError(message: "-c cannot be used with a SCRIPT ('\(safeText(script.utf8))')")
+      throw UsageError(message: "-c cannot be used with a SCRIPT ('\(safeText(script))')")
     }
+  }
+
+  /// The same, for arguments that are Swift strings (tests).
+  init(parsing arguments: [String]) throws(UsageError) {
+    try self.init(parsing: arguments.map { Array($0.utf8) })
   }
 
   /// The long option `name` names, exactly or as an unambiguous prefix.
@@ -226,11 +232,10 @@ extension Options {
 
 extension UInt64 {
   /// Decimal digits only: no sign, no spaces, no other bases.
-  init?(decimal text: String) {
-    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = UInt64(text)
-    else {
-      return nil
-    }
+  init?(decimal text: [UInt8]) {
+    guard !text.isEmpty, text.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+      let value = UInt64(String(decoding: text, as: UTF8.self))
+    else { return nil }
     self = value
   }
 }

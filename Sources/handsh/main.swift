@@ -12,7 +12,7 @@ func main() -> Never {
 
   let options: Options
   do {
-    options = try Options(parsing: Array(CommandLine.arguments.dropFirst()))
+    options = try Options(parsing: rawArguments())
   } catch {
     System.printError("handsh: \(error.message)")
     System.printError("Try 'handsh --help' for more information.")
@@ -32,16 +32,16 @@ func main() -> Never {
   var ranScript = false
 
   if let command = options.command {
-    flow = runner.runText(Array(command.utf8), name: "<command line>")
+    flow = runner.runText(command, name: "<command line>")
     ranScript = true
-  } else if let script = options.script, script != "-" {
+  } else if let script = options.script, script != [UInt8(ascii: "-")] {
     switch readFile(script) {
     case .success(let text):
-      flow = runner.runText(text, name: script)
+      flow = runner.runText(text, name: safeText(script))
       ranScript = true
     case .failure(let error):
       System.printError(
-        "handsh: cannot open '\(safeText(script.utf8))': \(System.describe(error.code))")
+        "handsh: cannot open '\(safeText(script))': \(System.describe(error.code))")
       System.exit(2)
     }
   }
@@ -62,6 +62,16 @@ func main() -> Never {
   }
   _ = runner.runStream(&stdin, name: "<stdin>")
   finish(&runner, status: runner.failed ? 1 : 0)
+}
+
+/// The arguments as the kernel gave them: bytes, not lossily decoded Strings.
+func rawArguments() -> [[UInt8]] {
+  (1..<Int(CommandLine.argc)).map { index in
+    guard let argument = CommandLine.unsafeArgv[index] else { return [] }
+    return Array(UnsafeBufferPointer(start: argument, count: strlen(argument))).map {
+      UInt8(bitPattern: $0)
+    }
+  }
 }
 
 func finish(_ runner: inout Runner, status: Int32) -> Never {

@@ -20,16 +20,36 @@ public enum CommandName: String, CaseIterable, Sendable {
     }
   }
 
-  /// The name that `word` spells exactly, if any.
+  /// The name that `word` spells exactly, if any. Names are short ASCII
+  /// words, so the word's bytes, read as a little-endian number, are the key:
+  /// one switch, no String, no allocation (this runs once per command).
   public init?<Bytes: Collection<UInt8>>(spelling word: Bytes) {
-    // Command names are short ASCII words; compare without building a String.
-    guard (2...7).contains(word.count), let first = word.first else { return nil }
-    for name in CommandName.allCases where name.rawValue.utf8.first == first {
-      if name.rawValue.utf8.elementsEqual(word) {
-        self = name
-        return
-      }
+    guard word.count <= 7 else { return nil }
+    var key: UInt64 = 0
+    var shift: UInt64 = 0
+    for byte in word {
+      // Lowercase letters only, so that no byte (NUL above all) is lost.
+      guard byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") else { return nil }
+      key |= UInt64(byte) << shift
+      shift += 8
     }
-    return nil
+    switch key {
+    case 0x64_6461: self = .add
+    case 0x6C_6564: self = .del
+    case 0x766D: self = .mv
+    case 0x6F64_6E75: self = .undo
+    case 0x6F64_6572: self = .redo
+    case 0x77_656E: self = .new
+    case 0x74_696D_696C: self = .limit
+    case 0x7463_6570_7865: self = .expect
+    case 0x776F_6873: self = .show
+    case 0x6B63_6564: self = .deck
+    case 0x79_726F_7473_6968: self = .history
+    case 0x6576_6173: self = .save
+    case 0x706C_6568: self = .help
+    case 0x7469_7571: self = .quit
+    case 0x7469_7865: self = .exit
+    default: return nil
+    }
   }
 }

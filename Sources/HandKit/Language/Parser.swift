@@ -309,9 +309,10 @@ public struct LineParser {
   }
 
   private static func unknown(_ word: Word) -> Failure {
-    let text = word.text
-    var message = "unknown command '\(text)'"
-    if let name = suggestion(for: text) { message += " (did you mean '\(name.rawValue)'?)" }
+    var message = "unknown command '\(word.text)'"
+    if let name = suggestion(for: String(decoding: word.bytes, as: UTF8.self)) {
+      message += " (did you mean '\(name.rawValue)'?)"
+    }
     return Failure(message: message, offset: word.start)
   }
 
@@ -325,7 +326,7 @@ public struct LineParser {
 
   /// The offset of the first byte that is not valid UTF-8, if any.
   private func firstInvalidByte() -> Int? {
-    guard line.contains(where: { $0 >= 0x80 }) else { return nil }
+    guard !isASCII() else { return nil }
     var i = 0
     while i < line.count {
       var decoder = UTF8()
@@ -334,6 +335,22 @@ public struct LineParser {
       i += UTF8.width(scalar)
     }
     return nil
+  }
+
+  /// Whether every byte is ASCII, eight bytes at a time.
+  private func isASCII() -> Bool {
+    let raw = UnsafeRawBufferPointer(line)
+    var bits: UInt64 = 0
+    var i = 0
+    while i + 8 <= raw.count {
+      bits |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      i += 8
+    }
+    while i < raw.count {
+      bits |= UInt64(raw[i])
+      i += 1
+    }
+    return bits & 0x8080_8080_8080_8080 == 0
   }
 
   /// The start of the word (or comment) that holds byte `target`.
