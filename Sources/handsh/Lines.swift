@@ -1,3 +1,5 @@
+import HandKit
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -7,6 +9,8 @@
 struct Line {
   let number: Int
   let bytes: UnsafeBufferPointer<UInt8>
+  /// Known to be all ASCII, so the parser need not check its encoding.
+  var isASCII = false
 }
 
 /// What a line source hands the loop.
@@ -30,6 +34,7 @@ private func splitLines(
   _ body: (LineEvent) -> Bool
 ) -> Int? {
   var start = start
+  let ascii = LineParser.isASCII(UnsafeBufferPointer(rebasing: text[start...]))
   while start < text.count {
     guard let base = text.baseAddress else { break }
     let from = UnsafeRawPointer(base + start)
@@ -46,10 +51,8 @@ private func splitLines(
     }
     number += 1
     start += length + 1
-    guard body(.line(Line(number: number, bytes: UnsafeBufferPointer(rebasing: text[begin..<end]))))
-    else {
-      return nil
-    }
+    let bytes = UnsafeBufferPointer(rebasing: text[begin..<end])
+    guard body(.line(Line(number: number, bytes: bytes, isASCII: ascii))) else { return nil }
   }
   return min(start, text.count)
 }

@@ -18,6 +18,8 @@ struct Runner {
   let options: Options
   /// Whether any command or line failed so far (exit status 1).
   var failed = false
+  /// Output is being held back until the text has been checked.
+  private var holding = false
 
   init(options: Options, seed: UInt64) {
     self.options = options
@@ -36,7 +38,7 @@ struct Runner {
   /// Reports every syntax error of `line`; returns how many there were.
   /// `source` is nil at the prompt.
   mutating func check(_ line: Line, source: String?) -> Int {
-    var parser = LineParser(line.bytes)
+    var parser = LineParser(line.bytes, knownASCII: line.isASCII)
     var errors = 0
     while let item = parser.next() {
       if case .error(let error) = item {
@@ -47,32 +49,23 @@ struct Runner {
     return errors
   }
 
-  /// Checks every line of `source` first; true when there was no error.
-  mutating func checkAll<Source: LineSource>(_ lines: inout Source, name: String) -> Bool {
-    var errors = 0
-    lines.forEachLine { event in
-      if case .line(let line) = event { errors += check(line, source: name) }
-      return true
-    }
-    if errors > 0 { failed = true }
-    return errors == 0
-  }
-
   // MARK: Running
 
-  /// Runs the commands of a line already checked for syntax errors.
-  mutating func run(_ line: Line, source: String?) -> Flow {
-    var parser = LineParser(line.bytes)
+  /// Runs the commands of a line already checked for syntax errors, from
+  /// its command number `first` on.
+  mutating func run(_ line: Line, source: String?, from first: Int = 0) -> Flow {
+    var parser = LineParser(line.bytes, knownASCII: line.isASCII)
+    var index = -1
     while let item = parser.next() {
-      guard case .command(let command, let span) = item else { continue }
+      index += 1
+      guard case .command(let command, let span) = item, index >= first else { continue }
       if options.echo { renderer.writeEcho(parser.words(in: span), to: &output.buffer) }
-      let result = session.run(command) { UInt64.random(in: .min ... .max) }
-      let failure: CommandError?
-      switch result {
-      case .success(let outcome):
+      var failure: CommandError?
+      do throws(CommandError) {
+        let outcome = try session.apply(command) { UInt64.random(in: .min ... .max) }
         if case .quit = outcome { return .quit }
         failure = perform(outcome)
-      case .failure(let error):
+      } catch {
         failure = error
       }
       if let failure {
@@ -82,20 +75,20 @@ struct Runner {
           column: parser.column(at: span.lowerBound), source: source)
         if !options.keepGoing && source != nil { return .stop }
       }
-      output.flushIfFull()
+      if !holding { output.flushIfFull() }
     }
     return .next
   }
 
   /// Shows what an outcome asks for; a failed `save` is the one failure.
   private mutating func perform(_ outcome: Outcome) -> CommandError? {
-    let history = session.history
     switch outcome {
-    case .changed: if !options.quiet { renderer.writeHandLine(history, to: &output.buffer) }
+    case .changed:
+      if !options.quiet { renderer.writeHandLine(session.history, to: &output.buffer) }
     case .nothing, .quit: break
-    case .show: renderer.writeShow(history, to: &output.buffer)
-    case .deck: renderer.writeDeck(history, to: &output.buffer)
-    case .history: renderer.writeHistory(history, to: &output.buffer)
+    case .show: renderer.writeShow(session.history, to: &output.buffer)
+    case .deck: renderer.writeDeck(session.history, to: &output.buffer)
+    case .history: renderer.writeHistory(session.history, to: &output.buffer)
     case .limit(let limit): renderer.writeLimit(limit, to: &output.buffer)
     case .help(let topic): output.buffer.append(contentsOf: helpText(topic).utf8)
     case .save(let file, let script):
@@ -108,20 +101,75 @@ struct Runner {
 
   // MARK: Whole runs
 
-  /// A SCRIPT or `-c` text: check it all, then run it (SPEC §6).
+  /// A SCRIPT or `-c` text (SPEC §6): nothing runs unless the whole text is
+  /// free of syntax errors. Checking and running share one parse: commands
+  /// run while the text is being checked, their output held back, and the
+  /// held output is written only once the last line has checked clean. What
+  /// cannot be taken back (a save, a quit, a failure's diagnostic) or held
+  /// output grown large pauses that; the run resumes there after the check.
   mutating func runText(_ text: [UInt8], name: String) -> Flow {
     var lines = TextLines(text: text)
-    guard checkAll(&lines, name: name) else { return .stop }
-    if options.checkOnly { return .next }
-    var flow = Flow.next
+    var errors = 0
+    var pause: (line: Int, command: Int)? = options.checkOnly ? (1, 0) : nil
+    holding = true
     lines.forEachLine { event in
       guard case .line(let line) = event else { return true }
-      flow = run(line, source: name)
-      if case .next = flow { return true }
-      return false
+      var parser = LineParser(line.bytes, knownASCII: line.isASCII)
+      var index = 0
+      while let item = parser.next() {
+        switch item {
+        case .error(let error):
+          report(error.message, line: line.number, column: error.column, source: name)
+          errors += 1
+          if pause == nil { pause = (line.number, index) }
+        case .command(let command, let span):
+          if pause == nil, !runAhead(command, words: { parser.words(in: span) }) {
+            pause = (line.number, index)
+          }
+        }
+        index += 1
+      }
+      return true
+    }
+    holding = false
+    guard errors == 0 else {
+      output.buffer.removeAll()
+      failed = true
+      return .stop
+    }
+    output.flush()
+    guard let pause, !options.checkOnly else { return .next }
+    var flow = Flow.next
+    lines.forEachLine { event in
+      guard case .line(let line) = event, line.number >= pause.line else { return true }
+      flow = run(line, source: name, from: line.number == pause.line ? pause.command : 0)
+      return flow == .next
     }
     return flow
   }
+
+  /// Runs a command while the rest of the text is still being checked, its
+  /// output held. False, with nothing done, when it must wait for the check.
+  private mutating func runAhead(_ command: Command, words: () -> [[UInt8]]) -> Bool {
+    switch command {
+    case .save, .quit: return false
+    default: break
+    }
+    guard output.buffer.count < Runner.holdLimit else { return false }
+    let mark = output.buffer.count
+    if options.echo { renderer.writeEcho(words(), to: &output.buffer) }
+    do throws(CommandError) {
+      _ = perform(try session.apply(command) { UInt64.random(in: .min ... .max) })
+      return true
+    } catch {
+      // A failed command changed nothing; it runs again, and reports, later.
+      output.buffer.removeSubrange(mark...)
+      return false
+    }
+  }
+
+  /// The most output held back while a text is checked (bounds the memory).
+  static let holdLimit = 8 << 20
 
   /// stdin as lines arrive: each line is checked, then run, before the next
   /// is read. With no `name`, the prompt's rules: errors read
@@ -152,7 +200,7 @@ struct Runner {
   /// `SOURCE:LINE:COLUMN: error: MESSAGE` in a script, `error: MESSAGE` at
   /// the prompt. Output so far goes first, so the two streams interleave.
   mutating func report(_ message: String, line: Int, column: Int, source: String?) {
-    output.flush()
+    if !holding { output.flush() }
     if let source {
       System.printError(
         diagnostic(message, at: SourceLocation(source: source, line: line, column: column)))

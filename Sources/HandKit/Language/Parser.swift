@@ -18,7 +18,12 @@ public struct LineParser {
   /// The last offset whose column is known, for counting columns in one pass.
   private var counted = (offset: 0, column: 1)
 
-  public init(_ line: UnsafeBufferPointer<UInt8>) { self.line = line }
+  /// `knownASCII` skips the UTF-8 check for a line the caller has already
+  /// seen to be ASCII (a whole file is checked at once, far faster).
+  public init(_ line: UnsafeBufferPointer<UInt8>, knownASCII: Bool = false) {
+    self.line = line
+    checkedEncoding = knownASCII
+  }
 
   /// Parses every command of `line`: a convenience for tests and tools.
   public static func parse(_ line: String) -> [ParsedItem] {
@@ -85,17 +90,37 @@ public struct LineParser {
 
   // MARK: Words
 
-  /// A word of the line: where it stands, and its bytes.
+  /// A word of the line: where it stands, and its bytes. A plain value with
+  /// no references, so making and dropping words costs nothing.
   private struct Word {
+    enum Quoting { case bare, quoted, unterminated }
+
     let start: Int
     let end: Int
     let bytes: UnsafeBufferPointer<UInt8>
-    /// For a quoted word: its text without quotes and escapes; nil when the
-    /// closing quote is missing.
-    let quotedText: String??
+    let quoting: Quoting
 
-    var isQuoted: Bool { quotedText != nil }
+    var isQuoted: Bool { quoting != .bare }
     var text: String { safeText(bytes) }
+
+    /// A quoted word's text without its quotes, `\"` and `\\` unescaped.
+    var unquoted: String {
+      guard quoting != .bare, bytes.count >= 2 else {
+        return String(decoding: bytes, as: UTF8.self)
+      }
+      var text: [UInt8] = []
+      var i = 1
+      while i < bytes.count - 1 {
+        if bytes[i] == UInt8(ascii: "\\"), i + 2 < bytes.count,
+          bytes[i + 1] == UInt8(ascii: "\"") || bytes[i + 1] == UInt8(ascii: "\\")
+        {
+          i += 1
+        }
+        text.append(bytes[i])
+        i += 1
+      }
+      return String(decoding: text, as: UTF8.self)
+    }
   }
 
   /// A syntax error before its column is known: the message and the byte
@@ -107,10 +132,10 @@ public struct LineParser {
 
   private func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
-  private func word(_ start: Int, _ end: Int, quoted: String?? = nil) -> Word {
+  private func word(_ start: Int, _ end: Int, _ quoting: Word.Quoting = .bare) -> Word {
     Word(
       start: start, end: end, bytes: UnsafeBufferPointer(rebasing: line[start..<end]),
-      quotedText: quoted)
+      quoting: quoting)
   }
 
   /// The next word of the current command, or nil at `;`, `#` or the end.
@@ -137,23 +162,21 @@ public struct LineParser {
 
   /// A double-quoted word, in which `\"` and `\\` stand for `"` and `\`.
   private mutating func quotedWord(from start: Int) -> Word {
-    var text: [UInt8] = []
     offset = start + 1
     while offset < line.count {
       let byte = line[offset]
       if byte == UInt8(ascii: "\"") {
         offset += 1
-        return word(start, offset, quoted: .some(String(decoding: text, as: UTF8.self)))
+        return word(start, offset, .quoted)
       }
       if byte == UInt8(ascii: "\\"), offset + 1 < line.count,
         line[offset + 1] == UInt8(ascii: "\"") || line[offset + 1] == UInt8(ascii: "\\")
       {
         offset += 1
       }
-      text.append(line[offset])
       offset += 1
     }
-    return word(start, offset, quoted: .some(nil))
+    return word(start, offset, .unterminated)
   }
 
   private mutating func skipSeparator() -> Bool {
@@ -204,15 +227,40 @@ public struct LineParser {
     }
     let command: Command
     switch name {
-    case .add: command = .add(try optional().map(LineParser.card))
+    case .add:
+      if let word = try optional() {
+        command = .add(try LineParser.card(word))
+      } else {
+        command = .add(nil)
+      }
     case .del: command = .delete(try LineParser.position(required()))
     case .mv:
       let from = try LineParser.position(required())
       command = .move(from, try LineParser.position(required()))
-    case .undo: command = .undo(try optional().map(LineParser.count) ?? 1)
-    case .redo: command = .redo(try optional().map(LineParser.count) ?? 1)
-    case .new: command = .new(try optional().map(LineParser.seed))
-    case .limit: command = .limit(try optional().map(LineParser.limit))
+    case .undo:
+      if let word = try optional() {
+        command = .undo(try LineParser.count(word))
+      } else {
+        command = .undo(1)
+      }
+    case .redo:
+      if let word = try optional() {
+        command = .redo(try LineParser.count(word))
+      } else {
+        command = .redo(1)
+      }
+    case .new:
+      if let word = try optional() {
+        command = .new(try LineParser.seed(word))
+      } else {
+        command = .new(nil)
+      }
+    case .limit:
+      if let word = try optional() {
+        command = .limit(try LineParser.limit(word))
+      } else {
+        command = .limit(nil)
+      }
     case .expect:
       let word = try required()
       if !word.isQuoted, word.bytes.elementsEqual("empty".utf8) {
@@ -226,7 +274,12 @@ public struct LineParser {
     case .deck: command = .deck
     case .history: command = .history
     case .save: command = .save(LineParser.file(try required()))
-    case .help: command = .help(try optional().map(LineParser.topic))
+    case .help:
+      if let word = try optional() {
+        command = .help(try LineParser.topic(word))
+      } else {
+        command = .help(nil)
+      }
     case .quit, .exit: command = .quit
     }
     if let extra = try optional() {
@@ -283,8 +336,7 @@ public struct LineParser {
   }
 
   private static func file(_ word: Word) -> String {
-    if case .some(.some(let text)) = word.quotedText { return text }
-    return String(decoding: word.bytes, as: UTF8.self)
+    word.unquoted
   }
 
   private static func topic(_ word: Word) throws(Failure) -> CommandName {
@@ -317,7 +369,7 @@ public struct LineParser {
   }
 
   private static func checkQuote(_ word: Word) throws(Failure) {
-    if case .some(.none) = word.quotedText {
+    if word.quoting == .unterminated {
       throw Failure(message: "unterminated quote", offset: word.start)
     }
   }
@@ -337,9 +389,11 @@ public struct LineParser {
     return nil
   }
 
+  private func isASCII() -> Bool { LineParser.isASCII(line) }
+
   /// Whether every byte is ASCII, eight bytes at a time.
-  private func isASCII() -> Bool {
-    let raw = UnsafeRawBufferPointer(line)
+  public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let raw = UnsafeRawBufferPointer(bytes)
     var bits: UInt64 = 0
     var i = 0
     while i + 8 <= raw.count {

@@ -20,8 +20,15 @@ public struct Session: Sendable {
     }
   }
 
-  private mutating func apply(
+  /// Runs `command`, throwing its failure; on failure nothing changes.
+  public mutating func apply(
     _ command: Command, freshSeed: () -> UInt64
+  ) throws(CommandError) -> Outcome {
+    try apply(command, freshSeed)
+  }
+
+  private mutating func apply(
+    _ command: Command, _ freshSeed: () -> UInt64
   ) throws(CommandError) -> Outcome {
     let now = history.current
     let game = history.game(of: now)

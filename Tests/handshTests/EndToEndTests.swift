@@ -1,0 +1,928 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+#if canImport(Glibc)
+  private let systemRead = Glibc.read
+  private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+  private let systemRead = Darwin.read
+  private let systemWrite = Darwin.write
+#endif
+
+/// Runs the built `handsh` end to end: stdin as a stream, the GNU option
+/// forms and usage errors (SPEC §6), bad input (§4, §5), faults while
+/// saving and opening (§6, §7), and the exit statuses.
+///
+/// Every test works in its own temporary folder; every process gets
+/// `SWIFT_BACKTRACE=enable=no` and is killed (and the test failed) after
+/// `timeout` seconds. Saving's replay, a closed pipe and `/dev/full` are
+/// in `GoldenTests`.
+final class EndToEndTests: XCTestCase {
+  static let timeout: TimeInterval = 20
+
+  /// This test's folder; handsh runs in it.
+  private var folder: URL!
+  private var binary: URL!
+  private var previousSigpipe: sighandler_t?
+
+  override func setUpWithError() throws {
+    binary = try GoldenTests.handshBinary()
+    folder = try GoldenTests.temporaryFolder()
+    // Writing to a pipe whose reader is gone must fail the test, not kill it.
+    previousSigpipe = signal(SIGPIPE, SIG_IGN)
+  }
+
+  override func tearDownWithError() throws {
+    if let previousSigpipe { signal(SIGPIPE, previousSigpipe) }
+    if let folder {
+      _ = chmod(folder.path, 0o755)
+      try? FileManager.default.removeItem(at: folder)
+    }
+  }
+
+  // MARK: - Streaming stdin (§6)
+
+  /// `(echo add; sleep 2; echo show) | handsh --seed 42`: the first hand
+  /// line comes out while stdin is still open.
+  func testPipedStdinRunsEachLineAsItArrives() throws {
+    try checkStreaming(["--seed", "42"])
+  }
+
+  /// `-` as SCRIPT reads stdin the same way.
+  func testDashReadsStdinLineByLine() throws {
+    try checkStreaming(["--seed", "42", "-"])
+    try checkStreaming(["-", "--seed=42"])
+  }
+
+  /// On stdin, a line with a syntax error runs none of its commands and
+  /// stops the run like a failed command (unless `-k`).
+  func testStdinSyntaxErrorStopsLikeAFailedCommand() throws {
+    let text = Data("add\nadd; bogus\nadd\n".utf8)
+    let stopped = try run(["--seed", "42", "-"], stdin: text)
+    XCTAssertEqual(stopped.out, "7♥\n")
+    XCTAssertEqual(stopped.err, "<stdin>:2:6: error: unknown command 'bogus'\n")
+    XCTAssertEqual(stopped.status, 1)
+
+    let kept = try run(["-k", "--seed", "42", "-"], stdin: text)
+    XCTAssertEqual(kept.out, "7♥\n3♣ 7♥\n")
+    XCTAssertEqual(kept.err, "<stdin>:2:6: error: unknown command 'bogus'\n")
+    XCTAssertEqual(kept.status, 1)
+  }
+
+  // MARK: - Options (§6)
+
+  /// `--seed=42`, `--seed 42`, `-s42`, `-s 42`, a unique prefix, options
+  /// after SCRIPT and `--` all give the same run.
+  func testOptionFormsGiveIdenticalResults() throws {
+    let script = Data("add\nadd\ndel 1\nshow\ndeck\n".utf8)
+    try write(script, to: "s.hand")
+    try write(script, to: "-x.hand")
+    let expected = try run(["--seed", "42", "s.hand"])
+    XCTAssertEqual(expected.out, "7♥\n3♣ 7♥\n7♥\n1  7♥\n50 in deck, 1 discarded, seed 42\n")
+    XCTAssertEqual(expected.err, "")
+    XCTAssertEqual(expected.status, 0)
+
+    let forms: [[String]] = [
+      ["--seed=42", "s.hand"],
+      ["-s42", "s.hand"],
+      ["-s", "42", "s.hand"],
+      ["--se", "42", "s.hand"],
+      ["--se=42", "s.hand"],
+      ["s.hand", "--seed", "42"],
+      ["s.hand", "-s42"],
+      ["--limit", "5", "s.hand", "--seed=42", "--color=never"],
+      ["--seed", "42", "--", "s.hand"],
+      ["--seed", "42", "--", "-x.hand"],
+      ["-s42", "--", "-x.hand"],
+    ]
+    for arguments in forms {
+      let result = try run(arguments)
+      assertSame(result, expected, "handsh \(arguments.joined(separator: " "))")
+    }
+
+    // Without `--`, `-x.hand` is a group of flags, the first unknown.
+    let unknown = try run(["--seed", "42", "-x.hand"])
+    XCTAssertEqual(unknown.status, 2)
+    XCTAssertEqual(unknown.out, "")
+    XCTAssertTrue(unknown.err.hasPrefix("handsh: "), unknown.err)
+  }
+
+  /// Grouped flags (`-kq`, `-qk`, `-kqs42`) are the flags one by one.
+  func testGroupedFlagsGiveIdenticalResults() throws {
+    try write(Data("add\ndel 9\nadd\nshow\n".utf8), to: "k.hand")
+    let expected = try run(["--keep-going", "--quiet", "--seed", "42", "k.hand"])
+    XCTAssertEqual(expected.out, "1  3♣\n2  7♥\n")
+    XCTAssertEqual(expected.err, "k.hand:2:1: error: no card at position 9 (hand has 1 card)\n")
+    XCTAssertEqual(expected.status, 1)
+
+    let forms: [[String]] = [
+      ["-kq", "--seed", "42", "k.hand"],
+      ["-qk", "--seed", "42", "k.hand"],
+      ["-k", "-q", "-s", "42", "k.hand"],
+      ["-kqs42", "k.hand"],
+      ["-qks", "42", "k.hand"],
+      ["k.hand", "-qk", "--seed=42"],
+      ["--kee", "--qu", "--seed", "42", "k.hand"],
+    ]
+    for arguments in forms {
+      let result = try run(arguments)
+      assertSame(result, expected, "handsh \(arguments.joined(separator: " "))")
+    }
+  }
+
+  /// Usage errors: exit status 2, a `handsh: ` message, nothing run.
+  func testUsageErrorsExitWithStatus2() throws {
+    try write(Data("add\n".utf8), to: "ok.hand")
+    try write(Data("add\n".utf8), to: "other.hand")
+    // The arguments, and a text the message must hold.
+    let cases: [([String], String)] = [
+      (["-x", "ok.hand"], "x"),
+      (["--bogus", "ok.hand"], "bogus"),
+      (["--c", "ok.hand"], "--c"),  // ambiguous: --command, --check, --color
+      (["--quiet=yes", "ok.hand"], "quiet"),
+      (["ok.hand", "--seed"], "seed"),
+      (["ok.hand", "-s"], "-s"),
+      (["ok.hand", "--limit"], "limit"),
+      (["ok.hand", "-c"], "-c"),
+      (["--color", "ok.hand"], "ok.hand"),
+      (["--seed=abc", "ok.hand"], "abc"),
+      (["--seed", "-1", "ok.hand"], "-1"),
+      (["--seed", "+5", "ok.hand"], "+5"),
+      (["--seed=", "ok.hand"], "seed"),
+      (["-s", "0x10", "ok.hand"], "0x10"),
+      (["--seed", "18446744073709551616", "ok.hand"], "18446744073709551616"),
+      (["--limit", "0", "ok.hand"], "'0'"),
+      (["--limit", "53", "ok.hand"], "53"),
+      (["-l", "five", "ok.hand"], "five"),
+      (["-l", "99999999999999999999999", "ok.hand"], "99999999999999999999999"),
+      (["--color", "sometimes", "ok.hand"], "sometimes"),
+      (["--color=yes", "ok.hand"], "yes"),
+      (["ok.hand", "other.hand"], "other.hand"),
+      (["ok.hand", "--", "other.hand"], "other.hand"),
+      (["-c", "add", "ok.hand"], "ok.hand"),
+      (["ok.hand", "--command=add"], "ok.hand"),
+      (["-c", "add", "-"], "-"),
+      (["-", "-c", "add"], "-"),
+    ]
+    for (arguments, fragment) in cases {
+      let label = "handsh \(arguments.joined(separator: " "))"
+      let result = try run(["--seed", "42"] + arguments)
+      assertNoCrash(result, label)
+      XCTAssertEqual(result.status, 2, "\(label): \(result.err)")
+      XCTAssertEqual(result.out, "", "\(label) ran something")
+      XCTAssertTrue(result.err.hasPrefix("handsh: "), "\(label): \(result.err)")
+      let first = result.err.split(separator: "\n").first.map(String.init) ?? ""
+      XCTAssertTrue(first.contains(fragment), "\(label): '\(first)' should mention \(fragment)")
+    }
+  }
+
+  /// `-c` text with invalid UTF-8 (through the shell: Foundation's
+  /// `Process` only passes valid Strings).
+  func testCommandTextWithInvalidUTF8() throws {
+    let result = try run(
+      ["-c", "exec \"$0\" --seed 42 -c \"$(printf 'add \\377')\"", binary.path],
+      executable: URL(fileURLWithPath: "/bin/sh"))
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "")
+    XCTAssertEqual(result.err, "<command line>:1:5: error: invalid UTF-8 in input\n")
+    XCTAssertEqual(result.status, 1)
+  }
+
+  /// `-V` and `--help`.
+  func testVersionAndHelp() throws {
+    for flag in ["-V", "--version"] {
+      let result = try run([flag])
+      XCTAssertEqual(result.status, 0)
+      XCTAssertEqual(result.err, "")
+      let text = result.out
+      XCTAssertTrue(text.hasPrefix("handsh ") && text.hasSuffix("\n"), text)
+      let parts = text.dropFirst("handsh ".count).dropLast().split(
+        separator: ".", omittingEmptySubsequences: false)
+      XCTAssertEqual(parts.count, 3, "'\(text)' is not handsh X.Y.Z")
+      XCTAssertTrue(
+        parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } },
+        "'\(text)' is not handsh X.Y.Z")
+    }
+
+    for flag in ["-h", "--help"] {
+      let result = try run([flag, "--seed", "42", "nonexistent.hand"])
+      XCTAssertEqual(result.status, 0)
+      XCTAssertEqual(result.err, "")
+      let lines = result.out.split(separator: "\n").map(String.init)
+      let options: [(String?, String)] = [
+        ("-c", "--command"), ("-s", "--seed"), ("-l", "--limit"), ("-k", "--keep-going"),
+        ("-n", "--check"), ("-q", "--quiet"), ("-i", "--interactive"), (nil, "--echo"),
+        (nil, "--json"), (nil, "--ascii"), (nil, "--color"), ("-h", "--help"),
+        ("-V", "--version"),
+      ]
+      for (short, long) in options {
+        let line = lines.first {
+          $0.split(separator: " ").contains { word in
+            word == long || word == long + "," || word.hasPrefix(long + "=")
+          }
+        }
+        XCTAssertNotNil(line, "\(flag) does not list \(long):\n\(result.out)")
+        if let short, let line {
+          XCTAssertTrue(
+            line.split(separator: " ").contains { $0 == short || $0 == short + "," },
+            "\(flag) lists \(long) without \(short): '\(line)'")
+        }
+      }
+    }
+  }
+
+  // MARK: - Exit statuses, -k, -n (§6)
+
+  /// A syntax error anywhere in a SCRIPT: every error reported, nothing
+  /// run, exit status 1, with or without `-k`.
+  func testSyntaxErrorsRunNothing() throws {
+    let text = "add\nbogus\nsave out.hand\ndel x\nadd; mv 1\n"
+    try write(Data(text.utf8), to: "e.hand")
+    let expected =
+      "e.hand:2:1: error: unknown command 'bogus'\n"
+      + "e.hand:4:5: error: invalid position 'x': expected a whole number of 1 or more\n"
+      + "e.hand:5:6: error: missing argument (usage: mv A B)\n"
+    for arguments in [["--seed", "42", "e.hand"], ["-k", "--seed", "42", "e.hand"]] {
+      let result = try run(arguments)
+      XCTAssertEqual(result.out, "", "handsh \(arguments) ran something")
+      XCTAssertEqual(result.err, expected)
+      XCTAssertEqual(result.status, 1)
+    }
+    let command = try run(["--seed", "42", "-c", text])
+    XCTAssertEqual(command.out, "")
+    XCTAssertEqual(
+      command.err, expected.replacingOccurrences(of: "e.hand:", with: "<command line>:"))
+    XCTAssertEqual(command.status, 1)
+    XCTAssertFalse(exists("out.hand"), "save ran although the script has syntax errors")
+  }
+
+  /// The first failed command stops the run with status 1.
+  func testFailedCommandStopsTheRun() throws {
+    try write(Data("add\ndel 9\nadd\n".utf8), to: "f.hand")
+    let result = try run(["--seed", "42", "f.hand"])
+    XCTAssertEqual(result.out, "7♥\n")
+    XCTAssertEqual(result.err, "f.hand:2:1: error: no card at position 9 (hand has 1 card)\n")
+    XCTAssertEqual(result.status, 1)
+
+    let fine = try run(["--seed", "42", "-c", "add; add; show"])
+    XCTAssertEqual(fine.out, "7♥\n3♣ 7♥\n1  3♣\n2  7♥\n")
+    XCTAssertEqual(fine.err, "")
+    XCTAssertEqual(fine.status, 0)
+  }
+
+  /// `-k` goes on after failed commands, reports each, and exits 1.
+  func testKeepGoingRunsOnAndExits1() throws {
+    try write(Data("add\ndel 9\nadd\nundo 5\nshow\n".utf8), to: "k.hand")
+    let result = try run(["-k", "--seed", "42", "k.hand"])
+    XCTAssertEqual(result.out, "7♥\n3♣ 7♥\n1  3♣\n2  7♥\n")
+    XCTAssertEqual(
+      result.err,
+      "k.hand:2:1: error: no card at position 9 (hand has 1 card)\n"
+        + "k.hand:4:1: error: cannot undo 5 steps (only 2)\n")
+    XCTAssertEqual(result.status, 1)
+  }
+
+  /// `-n` checks the syntax and runs nothing.
+  func testCheckRunsNothing() throws {
+    try write(Data("add\nsave out.hand\nshow\ndel 9\n".utf8), to: "n.hand")
+    let result = try run(["-n", "--seed", "42", "n.hand"])
+    XCTAssertEqual(result.out, "")
+    XCTAssertEqual(result.err, "")
+    XCTAssertEqual(result.status, 0)
+    XCTAssertFalse(exists("out.hand"), "-n ran save")
+
+    let command = try run(["--check", "--seed", "42", "-c", "add; save out.hand; show"])
+    XCTAssertEqual(command.out, "")
+    XCTAssertEqual(command.err, "")
+    XCTAssertEqual(command.status, 0)
+    XCTAssertFalse(exists("out.hand"), "-n ran save")
+
+    try write(Data("add\nsave out.hand\nshoe\n".utf8), to: "bad.hand")
+    let bad = try run(["-n", "--seed", "42", "bad.hand"])
+    XCTAssertEqual(bad.out, "")
+    XCTAssertEqual(bad.err, "bad.hand:3:1: error: unknown command 'shoe' (did you mean 'show'?)\n")
+    XCTAssertEqual(bad.status, 1)
+    XCTAssertFalse(exists("out.hand"), "-n ran save")
+  }
+
+  // MARK: - Bad input (§4, §5)
+
+  func testInvalidUTF8() throws {
+    // 0xFF; a truncated sequence in a command word; an encoded surrogate;
+    // a truncated `♥` at the end of the file.
+    let bytes: [UInt8] =
+      Array("add ".utf8) + [0xFF, 0x0A] + Array("zz".utf8) + [0xC3, 0x28, 0x0A]
+      + Array(" del ".utf8) + [0xED, 0xA0, 0x80, 0x0A] + Array("add ".utf8) + [0xE2, 0x99]
+    let result = try runScript(Data(bytes))
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "")
+    XCTAssertEqual(
+      result.err,
+      "in.hand:1:5: error: invalid UTF-8 in input\n"
+        + "in.hand:2:1: error: invalid UTF-8 in input\n"
+        + "in.hand:3:6: error: invalid UTF-8 in input\n"
+        + "in.hand:4:5: error: invalid UTF-8 in input\n")
+    XCTAssertEqual(result.status, 1)
+
+    // In a comment, still the line's one error.
+    let comment = try runScript(Data(Array("add # ".utf8) + [0xFF, 0x0A]))
+    assertNoCrash(comment)
+    XCTAssertEqual(comment.out, "")
+    XCTAssertTrue(comment.err.hasPrefix("in.hand:1:"), comment.err)
+    XCTAssertTrue(comment.err.hasSuffix(": error: invalid UTF-8 in input\n"), comment.err)
+    XCTAssertEqual(comment.status, 1)
+  }
+
+  func testNULBytes() throws {
+    let result = try runScript(
+      Data(Array("add".utf8) + [0x00, 0x0A] + Array("de".utf8) + [0, 0x6C, 0x0A]))
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "")
+    XCTAssertEqual(
+      result.err,
+      "in.hand:1:1: error: unknown command 'add\\x00' (did you mean 'add'?)\n"
+        + "in.hand:2:1: error: unknown command 'de\\x00l' (did you mean 'del'?)\n")
+    XCTAssertEqual(result.status, 1)
+  }
+
+  /// A 10 MB comment after a command.
+  func testTenMegabyteComment() throws {
+    let text =
+      Data("add # ".utf8) + Data(repeating: UInt8(ascii: "x"), count: 10_000_000)
+      + Data("\nshow\n".utf8)
+    let result = try runScript(text)
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "7♥\n1  7♥\n")
+    XCTAssertEqual(result.err, "")
+    XCTAssertEqual(result.status, 0)
+
+    let streamed = try run(["--seed", "42", "-"], stdin: text)
+    assertNoCrash(streamed)
+    XCTAssertEqual(streamed.out, "7♥\n1  7♥\n")
+    XCTAssertEqual(streamed.err, "")
+    XCTAssertEqual(streamed.status, 0)
+  }
+
+  /// A 10 MB line of `;`: ten million blank commands.
+  func testTenMegabyteLineOfSemicolons() throws {
+    let text = Data(repeating: UInt8(ascii: ";"), count: 10_000_000) + Data("\nadd\n".utf8)
+    let result = try runScript(text)
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "7♥\n")
+    XCTAssertEqual(result.err, "")
+    XCTAssertEqual(result.status, 0)
+  }
+
+  /// A word of a million characters, as a command and as a card.
+  func testMillionCharacterWord() throws {
+    let word = String(repeating: "y", count: 1_000_000)
+    let result = try runScript(Data((word + "\nadd " + word + "\n").utf8))
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "")
+    XCTAssertTrue(
+      result.err == "in.hand:1:1: error: unknown command '\(word)'\n"
+        + "in.hand:2:5: error: invalid card '\(word)'\n",
+      "stderr starts: \(result.err.prefix(80))")
+    XCTAssertEqual(result.status, 1)
+  }
+
+  /// A number of a thousand digits is out of range for every kind of number.
+  func testThousandDigitNumber() throws {
+    let digits = String(repeating: "1", count: 1000)
+    let result = try runScript(
+      Data("del \(digits)\nundo \(digits)\nlimit \(digits)\nnew \(digits)\n".utf8))
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "")
+    XCTAssertEqual(
+      result.err,
+      "in.hand:1:5: error: invalid position '\(digits)': expected a whole number of 1 or more\n"
+        + "in.hand:2:6: error: invalid count '\(digits)': expected a whole number of 1 or more\n"
+        + "in.hand:3:7: error: invalid limit '\(digits)': expected a whole number from 1 to 52\n"
+        + "in.hand:4:5: error: invalid seed '\(digits)': expected a whole number from 0 to 18446744073709551615\n"
+    )
+    XCTAssertEqual(result.status, 1)
+  }
+
+  /// CRLF line ends are ignored.
+  func testCRLF() throws {
+    let result = try runScript(Data("add\r\nadd\r\ndel 2\r\nshow\r\n".utf8))
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "7♥\n3♣ 7♥\n3♣\n1  3♣\n")
+    XCTAssertEqual(result.err, "")
+    XCTAssertEqual(result.status, 0)
+
+    let command = try run(["--seed", "42", "-c", "add\r\nshow\r"])
+    XCTAssertEqual(command.out, "7♥\n1  7♥\n")
+    XCTAssertEqual(command.err, "")
+    XCTAssertEqual(command.status, 0)
+
+    let streamed = try run(["--seed", "42"], stdin: Data("add\r\nshow\r\n".utf8))
+    XCTAssertEqual(streamed.out, "7♥\n1  7♥\n")
+    XCTAssertEqual(streamed.err, "")
+    XCTAssertEqual(streamed.status, 0)
+  }
+
+  /// A lone `\r` inside a line is part of the word, escaped.
+  func testLoneCarriageReturn() throws {
+    let result = try runScript(Data("add\rx\n".utf8))
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "")
+    XCTAssertEqual(
+      result.err, "in.hand:1:1: error: unknown command 'add\\x0Dx' (did you mean 'add'?)\n")
+    XCTAssertEqual(result.status, 1)
+  }
+
+  /// A BOM at the start is ignored, also in columns.
+  func testByteOrderMark() throws {
+    let result = try runScript(Data("\u{FEFF}add\nshow\n".utf8))
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "7♥\n1  7♥\n")
+    XCTAssertEqual(result.err, "")
+    XCTAssertEqual(result.status, 0)
+
+    let bogus = try runScript(Data("\u{FEFF}bogus\n".utf8))
+    XCTAssertEqual(bogus.out, "")
+    XCTAssertEqual(bogus.err, "in.hand:1:1: error: unknown command 'bogus'\n")
+    XCTAssertEqual(bogus.status, 1)
+
+    let streamed = try run(["--seed", "42", "-"], stdin: Data("\u{FEFF}add\n".utf8))
+    XCTAssertEqual(streamed.out, "7♥\n")
+    XCTAssertEqual(streamed.err, "")
+    XCTAssertEqual(streamed.status, 0)
+
+    let command = try run(["--seed", "42", "-c", "\u{FEFF}add"])
+    XCTAssertEqual(command.out, "7♥\n")
+    XCTAssertEqual(command.err, "")
+    XCTAssertEqual(command.status, 0)
+  }
+
+  func testOnlySemicolons() throws {
+    for text in [";;;;\n", ";;;;", " ; ;\t;;  # nothing\n"] {
+      let result = try runScript(Data(text.utf8))
+      assertNoCrash(result)
+      XCTAssertEqual(result.out, "", "\(text.debugDescription)")
+      XCTAssertEqual(result.err, "", "\(text.debugDescription)")
+      XCTAssertEqual(result.status, 0, "\(text.debugDescription)")
+    }
+  }
+
+  /// Control characters, escape sequences, C1 controls and bidirectional
+  /// controls in an unknown command come out escaped.
+  func testControlCharactersAreEscaped() throws {
+    let text =
+      "x\u{01}\u{1B}[31my\u{7F}\n" + "zz\u{1B}[2Jzz\n" + "zz\u{9B}zz\n"
+      + "zz\u{202E}zz\u{2066}\n" + "zz\u{07}\u{08}\u{0B}\u{0C}zz\n"
+    let result = try runScript(Data(text.utf8))
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "")
+    // Hex may be upper or lower case.
+    XCTAssertEqual(
+      result.err.lowercased(),
+      ("in.hand:1:1: error: unknown command 'x\\x01\\x1B[31my\\x7F'\n"
+        + "in.hand:2:1: error: unknown command 'zz\\x1B[2Jzz'\n"
+        + "in.hand:3:1: error: unknown command 'zz\\x9Bzz'\n"
+        + "in.hand:4:1: error: unknown command 'zz\\u{202E}zz\\u{2066}'\n"
+        + "in.hand:5:1: error: unknown command 'zz\\x07\\x08\\x0B\\x0Czz'\n").lowercased())
+    XCTAssertFalse(result.stderr.contains(0x1B), "an escape character reached stderr")
+    XCTAssertEqual(result.status, 1)
+  }
+
+  func testEmptyFile() throws {
+    let result = try runScript(Data())
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "")
+    XCTAssertEqual(result.err, "")
+    XCTAssertEqual(result.status, 0)
+  }
+
+  func testNoFinalNewline() throws {
+    let result = try runScript(Data("add\nadd".utf8))
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "7♥\n3♣ 7♥\n")
+    XCTAssertEqual(result.err, "")
+    XCTAssertEqual(result.status, 0)
+
+    let streamed = try run(["--seed", "42", "-"], stdin: Data("add\nadd".utf8))
+    XCTAssertEqual(streamed.out, "7♥\n3♣ 7♥\n")
+    XCTAssertEqual(streamed.status, 0)
+
+    let bad = try runScript(Data("add\nbogus".utf8))
+    XCTAssertEqual(bad.out, "")
+    XCTAssertEqual(bad.err, "in.hand:2:1: error: unknown command 'bogus'\n")
+    XCTAssertEqual(bad.status, 1)
+  }
+
+  // MARK: - Faults (§6, §7)
+
+  func testSaveIntoMissingFolder() throws {
+    let result = try run(["--seed", "42", "-c", "add; save missing/x.hand; show"])
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "7♥\n")
+    XCTAssertEqual(
+      result.err,
+      "<command line>:1:6: error: cannot write missing/x.hand: No such file or directory\n")
+    XCTAssertEqual(result.status, 1)
+    XCTAssertFalse(exists("missing"))
+    XCTAssertEqual(try temporaryFiles(), [])
+  }
+
+  func testSaveOntoAFolder() throws {
+    let target = folder.appendingPathComponent("d", isDirectory: true)
+    try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
+    let inside = Data("keep me\n".utf8)
+    try inside.write(to: target.appendingPathComponent("inside.hand"))
+
+    let result = try run(["--seed", "42", "-c", "add; save d; show"])
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "7♥\n")
+    XCTAssertEqual(result.err, "<command line>:1:6: error: cannot write d: Is a directory\n")
+    XCTAssertEqual(result.status, 1)
+
+    var isFolder: ObjCBool = false
+    XCTAssertTrue(FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder))
+    XCTAssertTrue(isFolder.boolValue, "d is no longer a folder")
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: target.path), ["inside.hand"])
+    XCTAssertEqual(try Data(contentsOf: target.appendingPathComponent("inside.hand")), inside)
+    XCTAssertEqual(try temporaryFiles(), [])
+    XCTAssertEqual(try temporaryFiles(in: "d"), [])
+  }
+
+  /// A folder without write permission. Root writes anyway, so as root
+  /// handsh runs as `nobody` through setpriv (or the test is skipped).
+  func testSaveIntoReadOnlyFolder() throws {
+    let readOnly = folder.appendingPathComponent("ro", isDirectory: true)
+    try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: false)
+    let older = Data("#!/usr/bin/env handsh\nnew 1\nlimit 5\nadd AS\n".utf8)
+    try older.write(to: readOnly.appendingPathComponent("x.hand"))
+    XCTAssertEqual(chmod(readOnly.path, 0o555), 0)
+    defer { _ = chmod(readOnly.path, 0o755) }
+
+    var arguments = ["--seed", "42", "-c", "add; save ro/x.hand; show"]
+    var executable: URL? = nil
+    if getuid() == 0 {
+      let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
+      let drop = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+      guard FileManager.default.isExecutableFile(atPath: setpriv.path),
+        try run(drop + ["/bin/true"], executable: setpriv).status == 0
+      else {
+        throw XCTSkip(
+          "running as root, where folder permissions do not stop writes, and setpriv cannot drop to uid 65534"
+        )
+      }
+      XCTAssertEqual(chmod(folder.path, 0o755), 0)
+      executable = setpriv
+      arguments = drop + [binary.path] + arguments
+    }
+    let result = try run(arguments, executable: executable)
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "7♥\n")
+    XCTAssertEqual(
+      result.err, "<command line>:1:6: error: cannot write ro/x.hand: Permission denied\n")
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(try Data(contentsOf: readOnly.appendingPathComponent("x.hand")), older)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: readOnly.path), ["x.hand"])
+  }
+
+  /// A failed save leaves an older file at that path byte-identical:
+  /// saving to `x.hand/y` fails (not a folder) and `x.hand` is untouched,
+  /// and an older file whose folder is made unreachable is untouched too.
+  func testFailedSaveLeavesOlderFileIntact() throws {
+    let older = Data("#!/usr/bin/env handsh\nnew 1\nlimit 5\nadd AS\n".utf8)
+    try write(older, to: "x.hand")
+    let result = try run(["--seed", "42", "-c", "add; save x.hand/y"])
+    assertNoCrash(result)
+    XCTAssertEqual(
+      result.err, "<command line>:1:6: error: cannot write x.hand/y: Not a directory\n")
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("x.hand")), older)
+    XCTAssertEqual(try temporaryFiles(), [])
+
+    // An empty FILE is a failed save, not a syntax error.
+    let empty = try run(["--seed", "42", "-c", "add; save \"\"; show"])
+    assertNoCrash(empty)
+    XCTAssertEqual(empty.out, "7♥\n")
+    XCTAssertTrue(empty.err.hasPrefix("<command line>:1:6: error: cannot write : "), empty.err)
+    XCTAssertEqual(empty.status, 1)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["x.hand"])
+  }
+
+  /// SIGTERM in the middle of many saves to one path: afterwards the path
+  /// holds nothing or a complete save, and no temporary file is left.
+  func testSigtermDuringSaveLeavesNoPartialFile() throws {
+    let reference = try run(["-q", "--seed", "42", "-c", "add; save reference.hand"])
+    XCTAssertEqual(reference.status, 0, reference.err)
+    let complete = try Data(contentsOf: folder.appendingPathComponent("reference.hand"))
+    XCTAssertEqual(
+      String(decoding: complete, as: UTF8.self), "#!/usr/bin/env handsh\nnew 42\nlimit 5\nadd 7H\n")
+
+    try write(
+      Data(("add\n" + String(repeating: "save out/OUT\n", count: 20_000)).utf8), to: "loop.hand")
+    let out = folder.appendingPathComponent("out", isDirectory: true)
+    var killed = 0
+    for delay in [100, 60, 150, 230] {
+      try? FileManager.default.removeItem(at: out)
+      try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
+      let result = try run(["-q", "--seed", "42", "loop.hand"]) { process in
+        usleep(useconds_t(delay * 1000))
+        process.terminate()
+      }
+      XCTAssertFalse(result.timedOut)
+      if result.signal == SIGTERM {
+        killed += 1
+      } else {
+        XCTAssertEqual(result.status, 0, "neither killed nor finished: \(result.err)")
+      }
+      let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+      XCTAssertTrue(names == [] || names == ["OUT"], "after SIGTERM at \(delay) ms: \(names)")
+      if names == ["OUT"] {
+        XCTAssertEqual(
+          try Data(contentsOf: out.appendingPathComponent("OUT")), complete,
+          "a partial file after SIGTERM at \(delay) ms")
+      }
+    }
+    XCTAssertGreaterThan(killed, 0, "no run was still saving when SIGTERM came")
+  }
+
+  func testScriptThatIsAFolder() throws {
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("adir"), withIntermediateDirectories: false)
+    let result = try run(["--seed", "42", "adir"])
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "")
+    XCTAssertEqual(result.err, "handsh: cannot open 'adir': Is a directory\n")
+    XCTAssertEqual(result.status, 2)
+  }
+
+  func testScriptThatDoesNotExist() throws {
+    let result = try run(["--seed", "42", "x.hand"])
+    assertNoCrash(result)
+    XCTAssertEqual(result.out, "")
+    XCTAssertEqual(result.err, "handsh: cannot open 'x.hand': No such file or directory\n")
+    XCTAssertEqual(result.status, 2)
+  }
+
+  /// A FIFO as SCRIPT is read to its end, then checked and run: a syntax
+  /// error written late still stops everything.
+  func testScriptThatIsAFIFO() throws {
+    let good = try runFIFO(chunks: ["add\n", "add\nshow\n"])
+    assertNoCrash(good)
+    XCTAssertEqual(good.out, "7♥\n3♣ 7♥\n1  3♣\n2  7♥\n")
+    XCTAssertEqual(good.err, "")
+    XCTAssertEqual(good.status, 0)
+
+    let late = try runFIFO(chunks: ["add\n", "show\nbogus\n"])
+    assertNoCrash(late)
+    XCTAssertEqual(late.out, "", "handsh ran the FIFO before reading it to its end")
+    XCTAssertEqual(late.err, "fifo.hand:3:1: error: unknown command 'bogus'\n")
+    XCTAssertEqual(late.status, 1)
+  }
+
+  // MARK: - Helpers
+
+  struct Outcome {
+    var stdout: Data
+    var stderr: Data
+    /// The exit status, or the signal number when `signal` is set.
+    var status: Int32
+    var signal: Int32?
+    var timedOut: Bool
+    var out: String { String(decoding: stdout, as: UTF8.self) }
+    var err: String { String(decoding: stderr, as: UTF8.self) }
+  }
+
+  /// Runs handsh (or EXECUTABLE) in this test's folder with stdout and
+  /// stderr going to files, killing it after `timeout` seconds.
+  private func run(
+    _ arguments: [String], stdin: Data? = nil, executable: URL? = nil,
+    file: StaticString = #filePath, line: UInt = #line,
+    whileRunning: (Process) -> Void = { _ in }
+  ) throws -> Outcome {
+    let scratch = try GoldenTests.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outURL = scratch.appendingPathComponent("stdout")
+    let errURL = scratch.appendingPathComponent("stderr")
+    let inURL = scratch.appendingPathComponent("stdin")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let outHandle = try FileHandle(forWritingTo: outURL)
+    let errHandle = try FileHandle(forWritingTo: errURL)
+    defer {
+      try? outHandle.close()
+      try? errHandle.close()
+    }
+    var inHandle: FileHandle? = nil
+    if let stdin {
+      try stdin.write(to: inURL)
+      inHandle = try FileHandle(forReadingFrom: inURL)
+    }
+    defer { try? inHandle?.close() }
+
+    let process = makeProcess(arguments, executable: executable)
+    process.standardInput = inHandle ?? FileHandle.nullDevice
+    process.standardOutput = outHandle
+    process.standardError = errHandle
+    let done = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in done.signal() }
+    try process.run()
+    whileRunning(process)
+    let timedOut = Self.wait(process, done)
+    if timedOut {
+      XCTFail(
+        "\(arguments) timed out after \(Int(Self.timeout)) s and was killed", file: file, line: line
+      )
+    }
+    return Outcome(
+      stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL),
+      status: process.terminationStatus,
+      signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
+      timedOut: timedOut)
+  }
+
+  private func makeProcess(_ arguments: [String], executable: URL?) -> Process {
+    let process = Process()
+    process.executableURL = executable ?? binary
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = nil
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    environment["HANDSH_HISTORY"] = ""
+    process.environment = environment
+    return process
+  }
+
+  /// Waits for PROCESS to end, killing it after `timeout`; true when killed.
+  private static func wait(_ process: Process, _ done: DispatchSemaphore) -> Bool {
+    var timedOut = false
+    if done.wait(timeout: .now() + timeout) == .timedOut {
+      timedOut = true
+      kill(process.processIdentifier, SIGKILL)
+      done.wait()
+    }
+    process.waitUntilExit()
+    return timedOut
+  }
+
+  /// Writes TEXT as `in.hand` and runs `handsh --seed 42 in.hand`.
+  private func runScript(_ text: Data, file: StaticString = #filePath, line: UInt = #line) throws
+    -> Outcome
+  {
+    try write(text, to: "in.hand")
+    return try run(["--seed", "42", "in.hand"], file: file, line: line)
+  }
+
+  /// Runs `handsh --seed 42 fifo.hand` where `fifo.hand` is a FIFO that
+  /// another thread writes CHUNKS into, 300 ms apart.
+  private func runFIFO(chunks: [String]) throws -> Outcome {
+    let path = folder.appendingPathComponent("fifo.hand").path
+    unlink(path)
+    XCTAssertEqual(mkfifo(path, 0o600), 0, "mkfifo: \(String(cString: strerror(errno)))")
+    let written = DispatchSemaphore(value: 0)
+    let writer = Thread {
+      let fd = open(path, O_WRONLY)
+      if fd >= 0 {
+        for (index, chunk) in chunks.enumerated() {
+          if index > 0 { usleep(300_000) }
+          let bytes = Array(chunk.utf8)
+          _ = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
+        }
+        close(fd)
+      }
+      written.signal()
+    }
+    writer.start()
+    let result = try run(["--seed", "42", "fifo.hand"])
+    if written.wait(timeout: .now() + 2) == .timedOut {
+      // handsh never opened the FIFO: open its other end to free the writer.
+      XCTFail("handsh did not read the FIFO")
+      let fd = open(path, O_RDONLY | O_NONBLOCK)
+      _ = written.wait(timeout: .now() + 5)
+      if fd >= 0 { close(fd) }
+    }
+    return result
+  }
+
+  /// Runs handsh with ARGUMENTS and stdin a pipe: `add` first, then, only
+  /// once its hand line has come out, `show` and the end of input.
+  private func checkStreaming(
+    _ arguments: [String], file: StaticString = #filePath, line: UInt = #line
+  )
+    throws
+  {
+    let label = "handsh \(arguments.joined(separator: " "))"
+    let scratch = try GoldenTests.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let errURL = scratch.appendingPathComponent("stderr")
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let errHandle = try FileHandle(forWritingTo: errURL)
+    defer { try? errHandle.close() }
+
+    let input = Pipe()
+    let output = Pipe()
+    let process = makeProcess(arguments, executable: nil)
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errHandle
+    let done = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in done.signal() }
+    try process.run()
+    defer {
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    let reader = output.fileHandleForReading.fileDescriptor
+
+    try input.fileHandleForWriting.write(contentsOf: Data("add\n".utf8))
+    var received = Self.read(reader, until: Data("7♥\n".utf8), seconds: 3)
+    XCTAssertEqual(
+      String(decoding: received, as: UTF8.self), "7♥\n",
+      "\(label): the first hand line did not come out within 3 s while stdin stayed open",
+      file: file, line: line)
+
+    try input.fileHandleForWriting.write(contentsOf: Data("show\n".utf8))
+    try input.fileHandleForWriting.close()
+    received += Self.read(reader, until: nil, seconds: Self.timeout)
+    let timedOut = Self.wait(process, done)
+    XCTAssertFalse(timedOut, "\(label) timed out and was killed", file: file, line: line)
+    XCTAssertEqual(
+      String(decoding: received, as: UTF8.self), "7♥\n1  7♥\n", label, file: file, line: line)
+    XCTAssertEqual(
+      try String(contentsOf: errURL, encoding: .utf8), "", label, file: file, line: line)
+    XCTAssertEqual(process.terminationReason, .exit, label, file: file, line: line)
+    XCTAssertEqual(process.terminationStatus, 0, label, file: file, line: line)
+  }
+
+  /// Reads FD until the bytes end with SUFFIX (or, without one, until end
+  /// of file), or SECONDS pass.
+  private static func read(_ fd: Int32, until suffix: Data?, seconds: TimeInterval) -> Data {
+    var data = Data()
+    let deadline = Date().addingTimeInterval(seconds)
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while Date() < deadline {
+      if let suffix, data.count >= suffix.count, data.suffix(suffix.count) == suffix { break }
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      let left = Int32(max(1, min(100, deadline.timeIntervalSinceNow * 1000)))
+      guard poll(&poller, 1, left) > 0 else { continue }
+      let count = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+      if count <= 0 { break }
+      data.append(contentsOf: buffer[0..<count])
+    }
+    return data
+  }
+
+  @discardableResult
+  private func write(_ data: Data, to name: String) throws -> URL {
+    let url = folder.appendingPathComponent(name)
+    try data.write(to: url)
+    return url
+  }
+
+  private func exists(_ name: String) -> Bool {
+    FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
+  }
+
+  /// Names of save's temporary files (`.NAME.tmp-*`) left in a folder.
+  private func temporaryFiles(in subfolder: String? = nil) throws -> [String] {
+    let url = subfolder.map { folder.appendingPathComponent($0) } ?? folder!
+    return try FileManager.default.contentsOfDirectory(atPath: url.path).filter {
+      $0.hasPrefix(".") && $0.contains(".tmp-")
+    }
+  }
+
+  /// No crash: ended by exit (not a signal) with status 0, 1 or 2, in time.
+  private func assertNoCrash(
+    _ result: Outcome, _ label: String = "", file: StaticString = #filePath, line: UInt = #line
+  ) {
+    XCTAssertFalse(result.timedOut, "\(label) timed out", file: file, line: line)
+    XCTAssertNil(
+      result.signal, "\(label) was killed by signal \(result.signal ?? 0)", file: file, line: line)
+    XCTAssertTrue(
+      [0, 1, 2].contains(result.status), "\(label) exit status \(result.status)", file: file,
+      line: line)
+  }
+
+  private func assertSame(
+    _ result: Outcome, _ expected: Outcome, _ label: String, file: StaticString = #filePath,
+    line: UInt = #line
+  ) {
+    assertNoCrash(result, label, file: file, line: line)
+    XCTAssertEqual(result.status, expected.status, "\(label): exit status", file: file, line: line)
+    if result.stdout != expected.stdout {
+      XCTFail(
+        "\(label): stdout\n" + GoldenTests.diff(expected.stdout, result.stdout), file: file,
+        line: line)
+    }
+    if result.stderr != expected.stderr {
+      XCTFail(
+        "\(label): stderr\n" + GoldenTests.diff(expected.stderr, result.stderr), file: file,
+        line: line)
+    }
+  }
+}
