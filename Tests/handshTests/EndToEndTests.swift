@@ -24,7 +24,7 @@ import XCTest
 /// `timeout` seconds. Saving's replay, a closed pipe and `/dev/full` are
 /// in `GoldenTests`.
 final class EndToEndTests: XCTestCase {
-  static let timeout: TimeInterval = 20
+  static let timeout = TestProcess.timeout
 
   /// This test's folder; handsh runs in it.
   private var folder: URL!
@@ -687,63 +687,29 @@ final class EndToEndTests: XCTestCase {
 
   // MARK: - Helpers
 
-  struct Outcome {
-    var stdout: Data
-    var stderr: Data
-    /// The exit status, or the signal number when `signal` is set.
-    var status: Int32
-    var signal: Int32?
-    var timedOut: Bool
-    var out: String { String(decoding: stdout, as: UTF8.self) }
-    var err: String { String(decoding: stderr, as: UTF8.self) }
-  }
+  typealias Outcome = TestRun
 
-  /// Runs handsh (or EXECUTABLE) in this test's folder with stdout and
-  /// stderr going to files, killing it after `timeout` seconds.
+  /// Runs handsh (or EXECUTABLE) in this test's folder (see `TestProcess.run`).
   private func run(
     _ arguments: [String], stdin: Data? = nil, executable: URL? = nil,
     file: StaticString = #filePath, line: UInt = #line,
     whileRunning: (Process) -> Void = { _ in }
   ) throws -> Outcome {
-    let scratch = try GoldenTests.temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let outURL = scratch.appendingPathComponent("stdout")
-    let errURL = scratch.appendingPathComponent("stderr")
-    let inURL = scratch.appendingPathComponent("stdin")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let outHandle = try FileHandle(forWritingTo: outURL)
-    let errHandle = try FileHandle(forWritingTo: errURL)
-    defer {
-      try? outHandle.close()
-      try? errHandle.close()
-    }
-    var inHandle: FileHandle? = nil
+    var input: URL? = nil
     if let stdin {
-      try stdin.write(to: inURL)
-      inHandle = try FileHandle(forReadingFrom: inURL)
+      let url = folder.appendingPathComponent(".stdin-\(UUID().uuidString)")
+      try stdin.write(to: url)
+      input = url
     }
-    defer { try? inHandle?.close() }
-
-    let process = makeProcess(arguments, executable: executable)
-    process.standardInput = inHandle ?? FileHandle.nullDevice
-    process.standardOutput = outHandle
-    process.standardError = errHandle
-    let done = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in done.signal() }
-    try process.run()
-    whileRunning(process)
-    let timedOut = Self.wait(process, done)
-    if timedOut {
+    defer { input.map { try? FileManager.default.removeItem(at: $0) } }
+    let result = try TestProcess.run(
+      executable ?? binary, arguments, in: folder, stdin: input, whileRunning: whileRunning)
+    if result.timedOut {
       XCTFail(
         "\(arguments) timed out after \(Int(Self.timeout)) s and was killed", file: file, line: line
       )
     }
-    return Outcome(
-      stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL),
-      status: process.terminationStatus,
-      signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
-      timedOut: timedOut)
+    return result
   }
 
   private func makeProcess(_ arguments: [String], executable: URL?) -> Process {
@@ -751,11 +717,7 @@ final class EndToEndTests: XCTestCase {
     process.executableURL = executable ?? binary
     process.arguments = arguments
     process.currentDirectoryURL = folder
-    var environment = ProcessInfo.processInfo.environment
-    environment["NO_COLOR"] = nil
-    environment["SWIFT_BACKTRACE"] = "enable=no"
-    environment["HANDSH_HISTORY"] = ""
-    process.environment = environment
+    process.environment = TestProcess.environment()
     return process
   }
 

@@ -17,7 +17,7 @@ import XCTest
 /// exit with `NAME.status` (0 when absent). `scripts/update-golden` writes
 /// the expected files; this test only reads them.
 final class GoldenTests: XCTestCase {
-  static let timeout: TimeInterval = 20
+  static let timeout = TestProcess.timeout
   static let minimumCases = 30
 
   func testGoldenCases() throws {
@@ -41,7 +41,8 @@ final class GoldenTests: XCTestCase {
     if !failed.isEmpty {
       XCTFail(
         "\(failed.count) of \(names.count) golden cases failed: \(failed.joined(separator: " "))\n"
-          + "(if the change is intended: scripts/update-golden \(failed.joined(separator: " ")), then review git diff)")
+          + "(if the change is intended: scripts/update-golden \(failed.joined(separator: " ")), then review git diff)"
+      )
     }
   }
 
@@ -56,10 +57,14 @@ final class GoldenTests: XCTestCase {
     let session =
       "limit 4; add; add; add 5h; del 2; mv 1 2; new 7; limit 6; add; add 2c; add; del 1; mv 1 2; add; undo"
     // Draw out the whole deck so that its order is compared too.
-    let probe = ["show", "deck", "limit", "limit 52"] + Array(repeating: "add", count: 49) + ["show", "deck"]
+    let probe =
+      ["show", "deck", "limit", "limit 52"] + Array(repeating: "add", count: 49) + ["show", "deck"]
     let original = try run(
       binary,
-      ["-q", "--seed", "42", "-c", session + "; save \"\(saved.path)\"; " + probe.joined(separator: "; ")],
+      [
+        "-q", "--seed", "42", "-c",
+        session + "; save \"\(saved.path)\"; " + probe.joined(separator: "; "),
+      ],
       in: folder)
     XCTAssertEqual(original.status, 0, "stderr: \(original.errText)")
     XCTAssertEqual(original.errText, "")
@@ -91,7 +96,8 @@ final class GoldenTests: XCTestCase {
     let binary = try Self.handshBinary()
     let folder = try Self.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let command = "limit 52; " + Array(repeating: "add", count: 52).joined(separator: "; ")
+    let command =
+      "limit 52; " + Array(repeating: "add", count: 52).joined(separator: "; ")
       + "; " + Array(repeating: "history", count: 300).joined(separator: "; ")
     let pipe = Pipe()
     let result = try run(binary, ["--seed", "1", "-c", command], in: folder, stdout: pipe) {
@@ -131,7 +137,8 @@ final class GoldenTests: XCTestCase {
     let expectedErr = try read("err") ?? Data()
     var expectedStatus: Int32 = 0
     if let data = try read("status") {
-      let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      let text = String(decoding: data, as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines)
       guard let status = Int32(text) else { return ["\(name).status is not a number: '\(text)'"] }
       expectedStatus = status
     }
@@ -142,7 +149,8 @@ final class GoldenTests: XCTestCase {
       environment[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
     }
 
-    let result = try run(binary, arguments, in: folder, stdin: file("hand"), environment: environment)
+    let result = try run(
+      binary, arguments, in: folder, stdin: file("hand"), environment: environment)
     var problems: [String] = []
     if result.timedOut {
       problems.append("timed out after \(Int(Self.timeout)) s and was killed")
@@ -171,63 +179,18 @@ final class GoldenTests: XCTestCase {
     var errText: String { String(decoding: stderr, as: UTF8.self) }
   }
 
-  /// Runs BINARY with stdout and stderr going to files (no pipe can fill
-  /// up), killing it after `timeout` seconds. An exit by signal N reads as
-  /// 128 + N, as in the shell.
+  /// Runs BINARY in FOLDER (see `TestProcess.run`); a status by signal N
+  /// reads as 128 + N, as in the shell.
   private func run(
     _ binary: URL, _ arguments: [String], in folder: URL, stdin: URL? = nil,
     environment: [String: String] = [:], stdout: Any? = nil,
     whileRunning: () -> Void = {}
   ) throws -> Result {
-    let scratch = try Self.temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let outURL = scratch.appendingPathComponent("stdout")
-    let errURL = scratch.appendingPathComponent("stderr")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let outHandle = try FileHandle(forWritingTo: outURL)
-    let errHandle = try FileHandle(forWritingTo: errURL)
-    defer {
-      try? outHandle.close()
-      try? errHandle.close()
-    }
-
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    var env = ProcessInfo.processInfo.environment
-    env["NO_COLOR"] = nil
-    env["SWIFT_BACKTRACE"] = "enable=no"
-    env["HANDSH_HISTORY"] = ""
-    env.merge(environment) { _, new in new }
-    process.environment = env
-    let inHandle = try stdin.map { try FileHandle(forReadingFrom: $0) }
-    defer { try? inHandle?.close() }
-    process.standardInput = inHandle ?? FileHandle.nullDevice
-    process.standardOutput = stdout ?? outHandle
-    process.standardError = errHandle
-
-    let done = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in done.signal() }
-    try process.run()
-    whileRunning()
-    var timedOut = false
-    if done.wait(timeout: .now() + Self.timeout) == .timedOut {
-      timedOut = true
-      process.terminate()
-      if done.wait(timeout: .now() + 2) == .timedOut {
-        kill(process.processIdentifier, SIGKILL)
-        done.wait()
-      }
-    }
-    process.waitUntilExit()
-    let status =
-      process.terminationReason == .uncaughtSignal
-      ? 128 + process.terminationStatus : process.terminationStatus
+    let run = try TestProcess.run(
+      binary, arguments, in: folder, stdin: stdin, environment: environment, stdout: stdout
+    ) { _ in whileRunning() }
     return Result(
-      stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL),
-      status: status, timedOut: timedOut)
+      stdout: run.stdout, stderr: run.stderr, status: run.shellStatus, timedOut: run.timedOut)
   }
 
   // MARK: - Finding things
@@ -238,30 +201,10 @@ final class GoldenTests: XCTestCase {
       .appendingPathComponent("Golden", isDirectory: true)
   }
 
-  /// The `handsh` that `swift build` put next to the test bundle.
-  static func handshBinary() throws -> URL {
-    let bundle = Bundle(for: GoldenTests.self).bundleURL
-    var folders = [bundle.deletingLastPathComponent()]
-    if bundle.pathExtension != "xctest" { folders.insert(bundle, at: 0) }
-    for folder in folders {
-      let candidate = folder.appendingPathComponent("handsh")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    XCTFail("no handsh binary in \(folders.map(\.path)); run swift build first")
-    throw CocoaError(.fileNoSuchFile)
-  }
+  static func handshBinary() throws -> URL { try TestProcess.handshBinary() }
 
-  static func temporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("handsh-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
+  static func temporaryFolder() throws -> URL { try TestProcess.temporaryFolder() }
 
-  // MARK: - Text
-
-  /// The lines of a .args or .env file: split at "\n" only (a "\r" stays),
-  /// an empty line is an empty string, the final newline ends the last line.
   static func lines(_ data: Data) -> [String] {
     var parts = Array(data).split(separator: 0x0A, omittingEmptySubsequences: false)
     if parts.last?.isEmpty == true { parts.removeLast() }
@@ -285,7 +228,8 @@ final class GoldenTests: XCTestCase {
     if old.count - first > shown { report.append("- … \(old.count - first - shown) more lines") }
     for line in new[first...].prefix(shown) { report.append("+ \(visible(line))") }
     if new.count - first > shown { report.append("+ … \(new.count - first - shown) more lines") }
-    return "  (from line \(first + 1); '-' expected, '+' got; a final empty line means the text ended with a newline)\n"
+    return
+      "  (from line \(first + 1); '-' expected, '+' got; a final empty line means the text ended with a newline)\n"
       + report.map { "  " + $0 }.joined(separator: "\n")
   }
 
@@ -294,7 +238,9 @@ final class GoldenTests: XCTestCase {
     for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
       let value = scalar.value
       if value < 0x20 || (0x7F...0x9F).contains(value) {
-        text += value == 0x1B ? "\\e" : "\\x" + String(value, radix: 16, uppercase: true).leftPadded(to: 2)
+        text +=
+          value == 0x1B
+          ? "\\e" : "\\x" + String(value, radix: 16, uppercase: true).leftPadded(to: 2)
       } else {
         text.unicodeScalars.append(scalar)
       }

@@ -77,11 +77,17 @@ public struct History: Sendable, Equatable {
     guard newCount < count else { return }
     count = newCount
     let chunksNeeded = (newCount + History.chunkSize - 1) >> History.chunkShift
-    chunks.removeLast(chunks.count - chunksNeeded)
+    if chunks.count > chunksNeeded { chunks.removeLast(chunks.count - chunksNeeded) }
     let slot = newCount & (History.chunkSize - 1)
-    if slot != 0 { chunks[chunks.count - 1].removeLast(chunks[chunks.count - 1].count - slot) }
+    if slot != 0 {
+      let excess = chunks[chunks.count - 1].count - slot
+      if excess > 0 { chunks[chunks.count - 1].removeLast(excess) }
+    }
     let gamesNeeded = Int(self[newCount - 1].game) + 1
-    games.removeLast(games.count - gamesNeeded)
-    gameStarts.removeLast(gameStarts.count - gamesNeeded)
+    if games.count > gamesNeeded {
+      games.removeLast(games.count - gamesNeeded)
+      gameStarts.removeLast(gameStarts.count - gamesNeeded)
+    }
   }
+
 }

@@ -31,10 +31,10 @@ public struct Session: Sendable {
     _ command: Command, _ freshSeed: () -> UInt64
   ) throws(CommandError) -> Outcome {
     let now = history.current
-    let game = history.game(of: now)
     switch command {
     case .add(let wanted):
       try now.checkRoom()
+      let game = history.game(of: now)
       let card: Card
       if let wanted {
         if now.hand.contains(wanted) { throw .inHand(wanted) }

@@ -1,0 +1,113 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// How a run of a program ended, and what it wrote.
+struct TestRun {
+  var stdout: Data
+  var stderr: Data
+  /// The exit status; for a process ended by a signal, the signal number.
+  var status: Int32
+  /// The signal that ended the process, if one did.
+  var signal: Int32?
+  var timedOut: Bool
+  var out: String { String(decoding: stdout, as: UTF8.self) }
+  var err: String { String(decoding: stderr, as: UTF8.self) }
+  /// The status as a shell reports it: 128 + N for signal N.
+  var shellStatus: Int32 { signal.map { 128 + $0 } ?? status }
+}
+
+/// Runs programs for the end-to-end tests: stdout and stderr go to files (no
+/// pipe can fill up and block), and a run that outlives `timeout` is killed,
+/// so a hang fails a test instead of blocking CI.
+enum TestProcess {
+  static let timeout: TimeInterval = 20
+
+  /// The environment every run starts from: no colour surprises, no history
+  /// file, and no Swift backtracer (which can hang on a piped output).
+  static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+    var env = ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = nil
+    env["SWIFT_BACKTRACE"] = "enable=no"
+    env["HANDSH_HISTORY"] = ""
+    env.merge(extra) { _, new in new }
+    return env
+  }
+
+  static func run(
+    _ executable: URL, _ arguments: [String], in folder: URL, stdin: URL? = nil,
+    environment: [String: String] = [:], stdout: Any? = nil,
+    whileRunning: (Process) -> Void = { _ in }
+  ) throws -> TestRun {
+    let scratch = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outURL = scratch.appendingPathComponent("stdout")
+    let errURL = scratch.appendingPathComponent("stderr")
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let outHandle = try FileHandle(forWritingTo: outURL)
+    let errHandle = try FileHandle(forWritingTo: errURL)
+    let inHandle = try stdin.map { try FileHandle(forReadingFrom: $0) }
+    defer {
+      try? outHandle.close()
+      try? errHandle.close()
+      try? inHandle?.close()
+    }
+
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    process.environment = Self.environment(environment)
+    process.standardInput = inHandle ?? FileHandle.nullDevice
+    process.standardOutput = stdout ?? outHandle
+    process.standardError = errHandle
+    let done = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in done.signal() }
+    try process.run()
+    whileRunning(process)
+    var timedOut = false
+    if done.wait(timeout: .now() + timeout) == .timedOut {
+      timedOut = true
+      kill(process.processIdentifier, SIGKILL)
+      done.wait()
+    }
+    process.waitUntilExit()
+    let signaled = process.terminationReason == .uncaughtSignal
+    return TestRun(
+      stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL),
+      status: process.terminationStatus, signal: signaled ? process.terminationStatus : nil,
+      timedOut: timedOut)
+  }
+
+  /// The repository's top folder.
+  static var repository: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+  }
+
+  /// The `handsh` that `swift build` put next to the test bundle.
+  static func handshBinary() throws -> URL {
+    let bundle = Bundle(for: Marker.self).bundleURL
+    var folders = [bundle.deletingLastPathComponent()]
+    if bundle.pathExtension != "xctest" { folders.insert(bundle, at: 0) }
+    for folder in folders {
+      let candidate = folder.appendingPathComponent("handsh")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    XCTFail("no handsh binary in \(folders.map(\.path)); run swift build first")
+    throw CocoaError(.fileNoSuchFile)
+  }
+
+  static func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("handsh-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  private final class Marker {}
+}
