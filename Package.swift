@@ -20,6 +20,6 @@ let package = Package(
     // The thin shell: options, line sources, output, the prompt.
     .executableTarget(name: "handsh", dependencies: ["HandKit", "CReadline"]),
     .testTarget(name: "HandKitTests", dependencies: ["HandKit"]),
-    .testTarget(name: "handshTests", dependencies: ["handsh"]),
+    .testTarget(name: "handshTests", dependencies: ["handsh", "HandKit"]),
   ]
 )

@@ -4,10 +4,14 @@
 #define HANDSH_CREADLINE_SHIM_H
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <readline/readline.h>
 #include <readline/history.h>
 
-static inline void handsh_rl_set_name(const char *name) { rl_readline_name = name; }
+// Readline keeps the pointer, and a Swift string's is only valid during the
+// call: keep a copy for the life of the process.
+static inline void handsh_rl_set_name(const char *name) { rl_readline_name = strdup(name); }
 static inline void handsh_rl_set_catch_signals(int on) {
   rl_catch_signals = on;
   rl_catch_sigwinch = on;
@@ -20,7 +24,7 @@ static inline void handsh_rl_completion_over(void) { rl_attempted_completion_ove
 static inline const char *handsh_rl_line_buffer(void) { return rl_line_buffer; }
 static inline int handsh_rl_version(void) { return rl_readline_version; }
 static inline void handsh_rl_set_basic_word_break(const char *chars) {
-  rl_basic_word_break_characters = chars;
+  rl_basic_word_break_characters = strdup(chars);
 }
 static inline void handsh_rl_set_instream(FILE *in) { rl_instream = in; }
 static inline void handsh_rl_set_outstream(FILE *out) { rl_outstream = out; }

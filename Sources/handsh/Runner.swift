@@ -62,7 +62,9 @@ struct Runner {
       if options.echo { renderer.writeEcho(parser.words(in: span), to: &output.buffer) }
       var failure: CommandError?
       do throws(CommandError) {
-        let outcome = try session.apply(command) { UInt64.random(in: .min ... .max) }
+        let outcome = try session.apply(command, written: spelling(command, span, parser)) {
+          UInt64.random(in: .min ... .max)
+        }
         if case .quit = outcome { return .quit }
         failure = perform(outcome)
       } catch {
@@ -78,6 +80,14 @@ struct Runner {
       if !holding { output.flushIfFull() }
     }
     return .next
+  }
+
+  /// How `history` must write a change typed with padded numbers (`del 02`).
+  private func spelling(_ command: Command, _ span: Range<Int>, _ parser: LineParser) -> String? {
+    switch command {
+    case .delete, .move, .limit(.some): parser.unusualSpelling(of: span)
+    default: nil
+    }
   }
 
   /// Shows what an outcome asks for; a failed `save` is the one failure.
@@ -111,6 +121,7 @@ struct Runner {
     var lines = TextLines(text: text)
     var errors = 0
     var pause: (line: Int, command: Int)? = options.checkOnly ? (1, 0) : nil
+    let before = session
     holding = true
     lines.forEachLine { event in
       guard case .line(let line) = event else { return true }
@@ -123,7 +134,7 @@ struct Runner {
           errors += 1
           if pause == nil { pause = (line.number, index) }
         case .command(let command, let span):
-          if pause == nil, !runAhead(command, words: { parser.words(in: span) }) {
+          if pause == nil, !runAhead(command, span: span, parser: parser) {
             pause = (line.number, index)
           }
         }
@@ -133,6 +144,8 @@ struct Runner {
     }
     holding = false
     guard errors == 0 else {
+      // Nothing ran: not the output, not the changes (`-i` goes on from here).
+      session = before
       output.buffer.removeAll()
       failed = true
       return .stop
@@ -150,16 +163,19 @@ struct Runner {
 
   /// Runs a command while the rest of the text is still being checked, its
   /// output held. False, with nothing done, when it must wait for the check.
-  private mutating func runAhead(_ command: Command, words: () -> [[UInt8]]) -> Bool {
+  private mutating func runAhead(_ command: Command, span: Range<Int>, parser: LineParser) -> Bool {
     switch command {
     case .save, .quit: return false
     default: break
     }
     guard output.buffer.count < Runner.holdLimit else { return false }
     let mark = output.buffer.count
-    if options.echo { renderer.writeEcho(words(), to: &output.buffer) }
+    if options.echo { renderer.writeEcho(parser.words(in: span), to: &output.buffer) }
     do throws(CommandError) {
-      _ = perform(try session.apply(command) { UInt64.random(in: .min ... .max) })
+      _ = perform(
+        try session.apply(command, written: spelling(command, span, parser)) {
+          UInt64.random(in: .min ... .max)
+        })
       return true
     } catch {
       // A failed command changed nothing; it runs again, and reports, later.

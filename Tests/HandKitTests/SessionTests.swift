@@ -168,3 +168,30 @@ import Testing
     #expect(lines.first == " 1  5H" && lines.last == "10  7H")
   }
 }
+
+@Suite struct SpellingTests {
+  /// `history` writes a command as typed (`del 02`), except `add` (with its
+  /// card) and `new` (with its seed).
+  @Test func historyKeepsPaddedNumbersAsWritten() {
+    var bytes = Array("del 02; mv 1 2; limit 007; new 0042".utf8)
+    var session = Session(seed: 42, limit: 5)
+    for _ in 0..<3 { _ = session.run(.add(nil)) { 0 } }
+    bytes.withUnsafeBufferPointer { buffer in
+      var parser = LineParser(buffer)
+      while let item = parser.next() {
+        guard case .command(let command, let span) = item else { continue }
+        _ = try? session.apply(command, written: parser.unusualSpelling(of: span)) { 0 }
+      }
+    }
+    let history = session.history
+    #expect(
+      (4..<history.count).map { history.commandText(of: $0, ascii: true) } == [
+        "del 02", "mv 1 2", "limit 007", "new 42",
+      ])
+    // A new branch drops the spelling of the versions it replaces.
+    _ = session.run(.undo(3)) { 0 }
+    _ = session.run(.limit(9)) { 0 }
+    #expect(session.history.count == 6)
+    #expect(session.history.commandText(of: 5, ascii: true) == "limit 9")
+  }
+}

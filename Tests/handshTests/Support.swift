@@ -39,7 +39,7 @@ enum TestProcess {
 
   static func run(
     _ executable: URL, _ arguments: [String], in folder: URL, stdin: URL? = nil,
-    environment: [String: String] = [:], stdout: Any? = nil,
+    environment: [String: String] = [:], stdout: Any? = nil, timeout: TimeInterval = timeout,
     whileRunning: (Process) -> Void = { _ in }
   ) throws -> TestRun {
     let scratch = try temporaryFolder()

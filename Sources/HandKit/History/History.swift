@@ -1,7 +1,7 @@
 /// The persistent stack of versions and the cursor that `undo` and `redo`
 /// move. Versions live in fixed-size chunks, so the stack grows without ever
 /// copying what it holds, and each version is a few dozen bytes.
-public struct History: Sendable, Equatable {
+public struct History: Sendable {
   private static let chunkShift = 12
   private static let chunkSize = 1 << chunkShift
 
@@ -10,6 +10,9 @@ public struct History: Sendable, Equatable {
   private var games: [Game]
   /// For each game, the number of the version that starts it.
   private var gameStarts: [Int]
+  /// The few commands written otherwise than `history` would write them
+  /// (`del 02`), by version number, in increasing order.
+  private var spellings: [(version: Int, text: String)] = []
 
   /// The number of versions, the redo branch included.
   public private(set) var count: Int
@@ -47,6 +50,33 @@ public struct History: Sendable, Equatable {
   public var undoDepth: Int { cursor }
   public var redoDepth: Int { count - 1 - cursor }
 
+  /// The command that made version `number`, as `history` writes it: as
+  /// written with single spaces, `add` with its card, `new` with its seed.
+  public func commandText(of number: Int, ascii: Bool) -> String {
+    let version = self[number]
+    if case .add = version.step {
+    } else if let spelled = spelling(of: number) {
+      return spelled
+    }
+    return version.step.text(seed: game(of: version).seed, ascii: ascii)
+  }
+
+  private func spelling(of number: Int) -> String? {
+    guard let last = spellings.last, last.version >= number else { return nil }
+    var (low, high) = (0, spellings.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if spellings[middle].version < number { low = middle + 1 } else { high = middle }
+    }
+    return low < spellings.count && spellings[low].version == number ? spellings[low].text : nil
+  }
+
+  /// Records how the current version's command was written, when that
+  /// differs from how `history` would write it.
+  mutating func spell(_ text: String) {
+    spellings.append((cursor, text))
+  }
+
   /// Adds `version` after the current one, dropping the redo branch.
   mutating func push(_ version: Version) {
     truncate(to: cursor + 1)
@@ -83,6 +113,7 @@ public struct History: Sendable, Equatable {
       let excess = chunks[chunks.count - 1].count - slot
       if excess > 0 { chunks[chunks.count - 1].removeLast(excess) }
     }
+    while let last = spellings.last, last.version >= newCount { spellings.removeLast() }
     let gamesNeeded = Int(self[newCount - 1].game) + 1
     if games.count > gamesNeeded {
       games.removeLast(games.count - gamesNeeded)
@@ -90,4 +121,11 @@ public struct History: Sendable, Equatable {
     }
   }
 
+}
+
+extension History: Equatable {
+  public static func == (a: History, b: History) -> Bool {
+    a.count == b.count && a.cursor == b.cursor && a.chunks == b.chunks && a.games == b.games
+      && a.gameStarts == b.gameStarts && a.spellings.elementsEqual(b.spellings, by: ==)
+  }
 }

@@ -65,6 +65,22 @@ public struct LineParser {
     return words
   }
 
+  /// The command of `span` as written, words joined by single spaces, when
+  /// a number in it has leading zeros (`del 02`): how `history` must show
+  /// it. Nil when `history`'s own spelling is the same.
+  public func unusualSpelling(of span: Range<Int>) -> String? {
+    let span = span.clamped(to: 0..<line.count)
+    var padded = false
+    var i = span.lowerBound
+    while i + 1 < span.upperBound, !padded {
+      let wordStart = i == span.lowerBound || isBlank(line[i - 1])
+      padded = wordStart && line[i] == UInt8(ascii: "0") && (0x30...0x39).contains(line[i + 1])
+      i += 1
+    }
+    guard padded else { return nil }
+    return words(in: span).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+  }
+
   /// The next command or syntax error of the line, or nil at its end.
   public mutating func next() -> ParsedItem? {
     if !checkedEncoding {

@@ -65,7 +65,7 @@ public struct Renderer: Sendable {
     let width = digits(history.count - 1)
     for number in 0..<history.count {
       let version = history[number]
-      let command = version.step.text(seed: history.game(of: version).seed, ascii: style.ascii)
+      let command = history.commandText(of: number, ascii: style.ascii)
       if style.json {
         out.append(contentsOf: "{\"version\":\(number),\"command\":".utf8)
         writeJSONString(command, to: &out)

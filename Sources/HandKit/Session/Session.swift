@@ -21,10 +21,14 @@ public struct Session: Sendable {
   }
 
   /// Runs `command`, throwing its failure; on failure nothing changes.
+  /// `written` is the command as typed, words joined by single spaces, when
+  /// that differs from how `history` would write it (`del 02`).
   public mutating func apply(
-    _ command: Command, freshSeed: () -> UInt64
+    _ command: Command, written: String? = nil, freshSeed: () -> UInt64
   ) throws(CommandError) -> Outcome {
-    try apply(command, freshSeed)
+    let outcome = try apply(command, freshSeed)
+    if let written, case .changed = outcome, command.isSpelledAsWritten { history.spell(written) }
+    return outcome
   }
 
   private mutating func apply(
@@ -124,6 +128,17 @@ extension Step {
     case .move(let from, let to): "mv \(from) \(to)"
     case .limit(let limit): "limit \(limit)"
     case .new: "new \(seed)"
+    }
+  }
+}
+
+extension Command {
+  /// Whether `history` writes this command as it was typed: not `add` (it
+  /// shows the card drawn), `new` (its seed) or `undo`/`redo` (no version).
+  var isSpelledAsWritten: Bool {
+    switch self {
+    case .delete, .move, .limit(.some): true
+    default: false
     }
   }
 }

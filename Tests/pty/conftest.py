@@ -1,0 +1,263 @@
+"""Fixtures for driving `handsh` at its readline prompt in a real pseudo-terminal.
+
+The binary is `$HANDSH_BIN`, else `<repo>/.build/debug/handsh`. Every session
+runs in its own temporary HOME and working folder, with `TERM=dumb` (no
+bracketed-paste or cursor escapes), a UTF-8 locale, an `INPUTRC` file of its
+own, `SWIFT_BACKTRACE=enable=no`, no `NO_COLOR` and `HANDSH_HISTORY` pointing
+into the temporary folder unless a test asks otherwise.
+
+Every `expect` has a timeout (`TIMEOUT`), and every test has an overall guard
+(`TEST_GUARD`, SIGALRM) so that a hang fails the test instead of blocking.
+Run with `python3 -m pytest -q Tests/pty`.
+"""
+
+import os
+import re
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+try:
+    import pexpect
+except ImportError as error:  # fail loudly: never skip the whole suite
+    raise ImportError(
+        "the pty tests need pexpect: pip install pexpect (or apt install python3-pexpect)"
+    ) from error
+
+REPO = Path(__file__).resolve().parents[2]
+PROMPT = "handsh> "
+TIMEOUT = 10  # seconds, for every expect and every wait for an exit
+TEST_GUARD = 60  # seconds, for a whole test
+DEFAULT_INPUTRC = "set enable-bracketed-paste off\n"
+
+_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
+
+
+def clean(text):
+    """TEXT without terminal escapes, bells, backspace redraws and CRs."""
+    text = _ESCAPE.sub("", text).replace("\x07", "").replace("\r", "")
+    # Apply backspaces as the terminal would, so the echo reads as typed.
+    out = []
+    for line in text.split("\n"):
+        chars = []
+        cursor = 0
+        for ch in line:
+            if ch == "\b":
+                cursor = max(0, cursor - 1)
+            elif cursor < len(chars):
+                chars[cursor] = ch
+                cursor += 1
+            else:
+                chars.append(ch)
+                cursor += 1
+        out.append("".join(chars).rstrip(" "))
+    return "\n".join(out)
+
+
+def handsh_binary():
+    path = os.environ.get("HANDSH_BIN") or str(REPO / ".build" / "debug" / "handsh")
+    return Path(path)
+
+
+class Shell:
+    """One `handsh` at the prompt, in a pseudo-terminal."""
+
+    def __init__(self, child, stderr_path=None):
+        self.child = child
+        self.stderr_path = stderr_path
+
+    # -- reading ---------------------------------------------------------
+
+    def prompt(self):
+        """Waits for the prompt; returns what came before it, raw."""
+        self.child.expect_exact(PROMPT)
+        return self.child.before
+
+    def first_prompt(self):
+        """Waits for the first prompt; returns the cleaned text before it."""
+        return clean(self.prompt())
+
+    def settle(self, quiet=0.3):
+        """Reads and returns (raw) whatever arrives until QUIET seconds pass
+        without output."""
+        got = []
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            index = self.child.expect([r"(?s).+", pexpect.TIMEOUT], timeout=quiet)
+            if index == 1:
+                break
+            got.append(self.child.after)
+        return "".join(got)
+
+    def command(self, typed):
+        """Types TYPED (may hold Tab or other keys) and Enter, waits for the
+        next prompt; returns the lines printed after the echoed line, cleaned."""
+        self.child.send(typed + "\r")
+        raw = self.prompt()
+        lines = clean(raw).split("\n")
+        # lines[0] is readline's echo of what was typed (after the redraws of
+        # completion, as the terminal shows it); the last is the empty rest of
+        # the line the prompt is drawn on.
+        if lines and lines[-1] == "":
+            lines = lines[:-1]
+        self.last_echo = lines[0] if lines else ""
+        return lines[1:]
+
+    def command_raw(self, typed):
+        self.child.send(typed + "\r")
+        return self.prompt()
+
+    def stderr(self):
+        assert self.stderr_path is not None, "spawned without stderr_to_file"
+        return Path(self.stderr_path).read_text(encoding="utf-8", errors="replace")
+
+    # -- ending ----------------------------------------------------------
+
+    def wait_exit(self, timeout=TIMEOUT):
+        """Waits for EOF and the end of the process; returns its status, 128 + N
+        for a death by signal N (as the shell reports it). Returns everything
+        printed after the last read, cleaned, as `self.tail`."""
+        self.child.expect(pexpect.EOF, timeout=timeout)
+        self.tail = clean(self.child.before)
+        deadline = time.monotonic() + timeout
+        while self.child.isalive():
+            if time.monotonic() > deadline:
+                pytest.fail(f"handsh did not end within {timeout} s after EOF")
+            time.sleep(0.02)
+        if self.child.signalstatus is not None:
+            return 128 + self.child.signalstatus
+        return self.child.exitstatus
+
+    def kill(self, number):
+        self.child.kill(number)
+
+
+class Sandbox:
+    """A temporary HOME, working folder, INPUTRC and history file, and a way to
+    start `handsh` in them."""
+
+    def __init__(self, root, binary):
+        self.root = root
+        self.binary = binary
+        self.home = root / "home"
+        self.cwd = root / "work"
+        self.home.mkdir()
+        self.cwd.mkdir()
+        self.inputrc = root / "inputrc"
+        self.inputrc.write_text(DEFAULT_INPUTRC)
+        self.history = root / "history"
+        self.children = []
+
+    def env(self, history, extra):
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not (
+                k in ("NO_COLOR", "INPUTRC", "HANDSH_HISTORY", "LANG", "LANGUAGE")
+                or k.startswith("LC_")
+            )
+        }
+        env.update(
+            TERM="dumb",
+            SWIFT_BACKTRACE="enable=no",
+            HOME=str(self.home),
+            INPUTRC=str(self.inputrc),
+            LANG="C.UTF-8",
+            LC_ALL="C.UTF-8",
+        )
+        if history is not None:
+            env["HANDSH_HISTORY"] = str(history)
+        env.update(extra or {})
+        return env
+
+    def spawn(
+        self,
+        *args,
+        history="default",
+        env=None,
+        stderr_to_file=False,
+        color="never",
+        dimensions=(24, 200),
+        umask=None,
+    ):
+        """Starts `handsh ARGS` at a pseudo-terminal.
+
+        history: "default" (the sandbox's file), None (HANDSH_HISTORY unset),
+        or a path or "" to put in HANDSH_HISTORY. color: "never" adds
+        `--color=never`; None adds nothing. stderr_to_file: stderr goes to a
+        file (read it with `Shell.stderr()`), stdin and stdout stay on the
+        terminal, so what goes where can be told apart.
+        """
+        if history == "default":
+            history = self.history
+        arguments = list(args)
+        if color is not None:
+            arguments.insert(0, f"--color={color}")
+        environment = self.env(history, env)
+        stderr_path = None
+        if stderr_to_file:
+            stderr_path = self.root / f"stderr-{len(self.children)}"
+            stderr_path.touch()
+            environment["HANDSH_TEST_STDERR"] = str(stderr_path)
+            command = "/bin/sh"
+            arguments = [
+                "-c",
+                'exec "$0" "$@" 2>>"$HANDSH_TEST_STDERR"',
+                str(self.binary),
+            ] + arguments
+        else:
+            command = str(self.binary)
+        child = pexpect.spawn(
+            command,
+            arguments,
+            env=environment,
+            cwd=str(self.cwd),
+            timeout=TIMEOUT,
+            encoding="utf-8",
+            codec_errors="replace",
+            dimensions=dimensions,
+            preexec_fn=None if umask is None else (lambda: os.umask(umask)),
+        )
+        self.children.append(child)
+        return Shell(child, stderr_path)
+
+    def close(self):
+        for child in self.children:
+            if child.isalive():
+                child.terminate(force=True)
+            try:
+                child.close(force=True)
+            except Exception:
+                pass
+
+
+@pytest.fixture(autouse=True)
+def _guard():
+    """Fails a test that takes longer than TEST_GUARD seconds in all."""
+
+    def expired(number, frame):
+        pytest.fail(f"test took longer than {TEST_GUARD} s (hang?)", pytrace=True)
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(TEST_GUARD)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture
+def box(tmp_path):
+    binary = handsh_binary()
+    if not (binary.is_file() and os.access(binary, os.X_OK)):
+        pytest.fail(
+            f"no handsh binary at {binary}: run `swift build` or set HANDSH_BIN"
+        )
+    sandbox = Sandbox(tmp_path, binary)
+    try:
+        yield sandbox
+    finally:
+        sandbox.close()

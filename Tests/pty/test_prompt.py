@@ -1,0 +1,533 @@
+"""The readline prompt of `handsh` (SPEC §8, §6 on -i; issue 3), driven in a
+real pseudo-terminal with pexpect. Fixtures: conftest.py.
+
+Seed 42 deals 7♥ 3♣ K♥ A♠ 2♠ A♥ A♣ K♦ 10♦ 5♥ (SPEC §2).
+"""
+
+import os
+import signal
+import stat
+import time
+
+import pexpect
+import pytest
+
+from conftest import PROMPT, clean
+
+DECK_AT_START = "52 in deck, 0 discarded, seed 42"
+NO_CARD_9 = "error: no card at position 9 (hand has 0 cards)"
+
+
+def history_lines(path):
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+# MARK: - Prompt, banner, output, errors
+
+
+def test_prompt_appears_and_banner_is_one_line_on_stderr(box):
+    sh = box.spawn("--seed", "42", stderr_to_file=True)
+    # stdout (the terminal) shows nothing before the prompt ...
+    assert sh.first_prompt() == ""
+    # ... and the banner is one line on stderr.
+    banner = sh.stderr()
+    assert banner.endswith("\n") and banner.count("\n") == 1, repr(banner)
+    assert banner.strip() != ""
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+
+
+def test_banner_shows_at_the_terminal_without_quiet(box):
+    sh = box.spawn("--seed", "42")
+    before = sh.first_prompt()
+    assert len(before.split("\n")) == 2 and before.endswith("\n"), repr(before)
+    assert before.strip() != ""
+
+
+def test_quiet_has_no_banner(box):
+    sh = box.spawn("--seed", "42", "--quiet")
+    assert sh.first_prompt() == ""
+    # --quiet also turns the hand lines off; show still prints.
+    assert sh.command("add") == []
+    assert sh.command("show") == ["1  7♥"]
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+
+
+def test_add_prints_its_hand_line_on_stdout(box):
+    sh = box.spawn("--seed", "42", stderr_to_file=True)
+    sh.first_prompt()
+    assert sh.command("add") == ["7♥"]
+    assert sh.command("add") == ["3♣ 7♥"]
+    assert sh.command("show") == ["1  3♣", "2  7♥"]
+    assert sh.command("deck") == ["50 in deck, 0 discarded, seed 42"]
+    assert "7♥" not in sh.stderr()
+
+
+def test_error_is_printed_and_the_session_goes_on(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("del 9") == [NO_CARD_9]
+    assert sh.command("add") == ["7♥"]
+    assert sh.command("ad") == ["error: unknown command 'ad' (did you mean 'add'?)"]
+    assert sh.command("mv 1 3") == ["error: no card at position 3 (hand has 1 card)"]
+    assert sh.command("show") == ["1  7♥"]
+    assert sh.child.isalive()
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+
+
+def test_error_goes_to_stderr(box):
+    sh = box.spawn("--seed", "42", "--quiet", stderr_to_file=True)
+    sh.first_prompt()
+    assert sh.command("del 9") == []
+    assert sh.stderr() == NO_CARD_9 + "\n"
+    assert sh.command("show") == ["(empty)"]
+
+
+def test_colour_auto_at_the_prompt(box):
+    # stdout is a terminal and NO_COLOR is unset: red cards are coloured.
+    sh = box.spawn("--seed", "42", color=None)
+    sh.first_prompt()
+    raw = sh.command_raw("add")
+    assert "\x1b[31m7♥\x1b[0m" in raw, repr(raw)
+    raw = sh.command_raw("del 9")
+    assert "error: no card at position 9 (hand has 1 card)" in raw, repr(raw)
+    assert "\x1b" not in raw, repr(raw)
+
+
+def test_no_color_turns_colour_off_at_the_prompt(box):
+    sh = box.spawn("--seed", "42", color=None, env={"NO_COLOR": "1"})
+    sh.first_prompt()
+    raw = sh.command_raw("add")
+    assert "7♥" in raw and "\x1b" not in raw, repr(raw)
+
+
+# MARK: - Ctrl-C, Ctrl-D, quit, exit
+
+
+def test_ctrl_c_drops_the_half_typed_line_and_keeps_the_state(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("add") == ["7♥"]
+    assert sh.command("show") == ["1  7♥"]
+    sh.child.send("ad")
+    sh.child.expect_exact("ad")
+    sh.child.sendintr()
+    after = clean(sh.prompt())
+    assert "error" not in after, repr(after)
+    # The dropped "ad" is gone: this line is "show", not "adshow".
+    assert sh.command("show") == ["1  7♥"]
+    assert sh.command("history") == [" 0  start  (empty)", "*1  add 7♥  7♥"]
+    assert sh.child.isalive()
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+    assert history_lines(box.history) == ["add", "show", "history"]
+
+
+def test_ctrl_c_leaves_a_reverse_search_cleanly(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("add") == ["7♥"]
+    sh.child.send("\x12ad")  # Ctrl-R, then a search that finds `add`
+    sh.child.expect_exact("reverse-i-search")
+    time.sleep(0.3)  # let readline take in "ad"
+    sh.child.sendintr()
+    sh.prompt()
+    # Back at a plain prompt, not in the search: this runs `show`. (Not
+    # counting prompts: handsh 1.0.0 draws a second, empty one here.)
+    sh.child.send("show\r")
+    sh.child.expect_exact("show\r\n1  7♥\r\n" + PROMPT)
+    assert sh.command("deck") == ["51 in deck, 0 discarded, seed 42"]
+
+
+def test_ctrl_c_on_an_empty_line_keeps_running(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    for _ in range(2):
+        sh.child.sendintr()
+        sh.prompt()
+    assert sh.child.isalive()
+    assert sh.command("add") == ["7♥"]
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+
+
+def test_ctrl_d_on_an_empty_line_exits_0(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("add") == ["7♥"]
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+    assert PROMPT not in sh.tail
+
+
+def test_ctrl_d_on_a_non_empty_line_does_not_exit(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    sh.child.send("ad")
+    sh.child.expect_exact("ad")
+    sh.child.sendeof()
+    assert sh.command("d") == ["7♥"]
+    assert sh.child.isalive()
+
+
+@pytest.mark.parametrize("word", ["quit", "exit"])
+def test_quit_and_exit_end_with_status_0(box, word):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("del 9") == [NO_CARD_9]  # a failed command before
+    sh.child.send(word + "\r")
+    assert sh.wait_exit() == 0
+    assert PROMPT not in sh.tail
+
+
+# MARK: - Completion
+
+
+def test_tab_completes_a_command_name(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("his\t") == ["*0  start  (empty)"]
+    assert sh.last_echo == "history"
+
+
+def test_tab_completes_a_card_in_the_deck_to_its_symbol_form(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("add 7h\t") == ["7♥"]
+    assert sh.last_echo == "add 7♥"
+    assert history_lines(box.history)[-1].rstrip() == "add 7♥"
+
+
+def test_tab_offers_only_the_cards_still_in_the_deck(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("add") == ["7♥"]
+    # Two Tabs list the candidates, then readline redraws the line.
+    sh.child.send("add 7\t\t")
+    sh.child.expect_exact(PROMPT + "add 7")
+    listing = clean(sh.child.before)
+    for card in ["7♦", "7♣", "7♠"]:
+        assert card in listing, repr(listing)
+    assert "7♥" not in listing, repr(listing)
+    sh.child.send("\x15")  # Ctrl-U: drop the line
+    assert sh.command("show") == ["1  7♥"]
+    # 7♥ is in the hand: Tab leaves "7h" as typed.
+    assert sh.command("add 7h\t") == ["error: 7♥ is in the hand"]
+    assert sh.last_echo == "add 7h"
+
+
+def test_tab_completes_cards_in_ascii_with_ascii(box):
+    sh = box.spawn("--seed", "42", "--ascii")
+    sh.first_prompt()
+    assert sh.command("add qh\t") == ["QH"]
+    assert sh.last_echo == "add QH"
+
+
+def test_tab_completes_help_topics(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    lines = sh.command("help u\t")
+    assert sh.last_echo == "help undo"
+    assert lines[0] == "undo [N]"
+    lines = sh.command("help hi\t")
+    assert sh.last_echo == "help history"
+    assert lines[0] == "history"
+
+
+@pytest.mark.parametrize("separator", ["; ", ";"])
+def test_tab_completes_a_command_after_a_semicolon(box, separator):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command(f"add{separator}his\t") == [
+        "7♥",
+        " 0  start  (empty)",
+        "*1  add 7♥  7♥",
+    ]
+    assert sh.last_echo == f"add{separator}history"
+
+
+def test_tab_does_not_complete_file_names(box):
+    (box.cwd / "setup.hand").write_text("add\n")
+    (box.cwd / "somewhere").mkdir()
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("./\t") == ["error: unknown command './'"]
+    assert sh.last_echo == "./"
+    assert sh.command("./s\t") == ["error: unknown command './s'"]
+    assert sh.last_echo == "./s"
+    assert sh.command("del ./s\t") == [
+        "error: invalid position './s': expected a whole number of 1 or more"
+    ]
+    assert sh.last_echo == "del ./s"
+    assert sh.command("save ./set\t") == []
+    assert sh.last_echo == "save ./set"
+
+
+# MARK: - History file
+
+
+def test_history_file_is_appended_line_by_line_exactly_with_mode_0600(box):
+    sh = box.spawn("--seed", "42", umask=0)
+    sh.first_prompt()
+    expected = []
+    for typed, added in [
+        ("add", True),
+        ("", False),  # blank
+        ("   ", False),  # blank
+        ("show", True),
+        ("show", False),  # an immediate repeat
+        ("deck", True),
+        ("show", True),  # a repeat, but not immediate
+        ("del 9", True),  # failed commands are history too
+        ("add 3c  # comment", True),
+    ]:
+        sh.command(typed)
+        if added:
+            expected.append(typed)
+        # On disk as soon as entered: a crash loses nothing.
+        assert box.history.read_bytes() == "".join(l + "\n" for l in expected).encode()
+    assert stat.S_IMODE(box.history.stat().st_mode) == 0o600
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+    assert history_lines(box.history) == expected
+    assert stat.S_IMODE(box.history.stat().st_mode) == 0o600
+
+
+def test_history_file_is_capped_at_1000_lines(box):
+    old = [f"old line {i}" for i in range(1200)]
+    box.history.write_text("".join(l + "\n" for l in old))
+    box.history.chmod(0o600)
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("show") == ["(empty)"]
+    lines = history_lines(box.history)
+    assert len(lines) == 1000
+    assert lines[-1] == "show"
+    assert lines[:-1] == old[-999:]
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+    assert history_lines(box.history) == old[-999:] + ["show"]
+
+
+def test_history_of_two_sessions_one_after_the_other(box):
+    first = box.spawn("--seed", "42")
+    first.first_prompt()
+    first.command("add")
+    first.child.send("quit\r")
+    assert first.wait_exit() == 0
+    second = box.spawn("--seed", "42")
+    second.first_prompt()
+    second.command("show")
+    second.child.send("exit\r")
+    assert second.wait_exit() == 0
+    assert history_lines(box.history) == ["add", "quit", "show", "exit"]
+
+
+def test_history_of_two_overlapping_sessions_keeps_both(box):
+    first = box.spawn("--seed", "42")
+    first.first_prompt()
+    second = box.spawn("--seed", "42")
+    second.first_prompt()
+    first.command("add")
+    second.command("deck")
+    first.command("show")
+    second.command("limit")
+    first.child.send("quit\r")
+    assert first.wait_exit() == 0
+    second.child.send("exit\r")
+    assert second.wait_exit() == 0
+    assert history_lines(box.history) == ["add", "deck", "show", "limit", "quit", "exit"]
+
+
+def test_history_of_an_earlier_session_is_recalled(box):
+    box.history.write_text("add\ndeck\n")
+    box.history.chmod(0o600)
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("\x10") == [DECK_AT_START]  # Ctrl-P: previous line
+    assert sh.command("\x10\x10\x10") == ["7♥"]  # deck, deck, add
+
+
+def test_history_defaults_to_handsh_history_in_home(box):
+    sh = box.spawn("--seed", "42", history=None)
+    sh.first_prompt()
+    sh.command("add")
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+    path = box.home / ".handsh_history"
+    assert history_lines(path) == ["add"]
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_history_set_and_empty_writes_no_file(box):
+    sh = box.spawn("--seed", "42", "--quiet", history="", stderr_to_file=True)
+    sh.first_prompt()
+    sh.command("add")
+    sh.command("show")
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
+    assert sh.stderr() == ""
+    written = sorted(
+        str(p.relative_to(box.root))
+        for p in box.root.rglob("*")
+        if p.is_file() and not p.name.startswith("stderr-")
+    )
+    assert written == ["inputrc"]
+
+
+@pytest.mark.parametrize("kind", ["missing-folder", "folder"])
+def test_unwritable_history_is_reported_once_and_the_session_goes_on(box, kind):
+    if kind == "missing-folder":
+        path = box.root / "no such folder" / "history"
+    else:
+        path = box.root / "a folder"
+        path.mkdir()
+    sh = box.spawn("--seed", "42", "--quiet", history=path, stderr_to_file=True)
+    sh.first_prompt()
+    assert sh.command("add") == []
+    assert sh.command("show") == ["1  7♥"]
+    assert sh.command("deck") == ["51 in deck, 0 discarded, seed 42"]
+    errors = sh.stderr()
+    assert errors.count("\n") == 1 and errors.endswith("\n"), repr(errors)
+    assert str(path) in errors, repr(errors)
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+    assert sh.stderr() == errors
+
+
+# MARK: - inputrc
+
+
+def ctrl_t_runs(box, inputrc):
+    """Whether Ctrl-T runs the macro `deck` + Enter under INPUTRC; the text."""
+    box.inputrc.write_text("set enable-bracketed-paste off\n" + inputrc)
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    sh.child.send("\x14")  # Ctrl-T
+    index = sh.child.expect_exact([PROMPT, pexpect.TIMEOUT], timeout=5)
+    lines = clean(sh.child.before).split("\n")
+    return index == 0 and DECK_AT_START in lines, lines
+
+
+def test_inputrc_binding_takes_effect(box):
+    # The control for the next test: INPUTRC is read at all.
+    ran, lines = ctrl_t_runs(box, '"\\C-t": "deck\\n"\n')
+    assert ran, f"Ctrl-T did not run the macro of INPUTRC; terminal showed {lines!r}"
+
+
+def test_if_handsh_in_inputrc_takes_effect(box):
+    ran, lines = ctrl_t_runs(
+        box,
+        "$if handsh\n"
+        '"\\C-t": "deck\\n"\n'
+        "$endif\n"
+        "$if bash\n"
+        '"\\C-t": "show\\n"\n'
+        "$endif\n",
+    )
+    assert ran, (
+        "Ctrl-T did not run the macro bound under `$if handsh` "
+        f"(rl_readline_name is not 'handsh' when readline reads INPUTRC); terminal showed {lines!r}"
+    )
+
+
+# MARK: - -i
+
+
+def test_interactive_runs_the_script_then_prompts_on_its_version(box):
+    (box.cwd / "setup.hand").write_text("add\nadd\nadd 5h\n")
+    sh = box.spawn("--seed", "42", "-i", "setup.hand")
+    before = sh.first_prompt().split("\n")
+    hands = [line for line in before if line in ("7♥", "3♣ 7♥", "5♥ 3♣ 7♥")]
+    assert hands == ["7♥", "3♣ 7♥", "5♥ 3♣ 7♥"], repr(before)
+    assert sh.command("show") == ["1  5♥", "2  3♣", "3  7♥"]
+    assert sh.command("undo") == ["3♣ 7♥"]
+    assert sh.command("undo 2") == ["(empty)"]
+    assert sh.command("undo") == ["error: nothing to undo"]
+    assert sh.command("redo 3") == ["5♥ 3♣ 7♥"]
+    assert sh.command("history") == [
+        " 0  start  (empty)",
+        " 1  add 7♥  7♥",
+        " 2  add 3♣  3♣ 7♥",
+        "*3  add 5♥  5♥ 3♣ 7♥",
+    ]
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
+
+
+def test_interactive_prompts_after_a_failed_script_with_status_0(box):
+    (box.cwd / "setup.hand").write_text("add\ndel 9\nadd\n")
+    sh = box.spawn("--seed", "42", "--quiet", "-i", "setup.hand", stderr_to_file=True)
+    sh.first_prompt()
+    assert "setup.hand:2:1: error: no card at position 9 (hand has 1 card)" in sh.stderr()
+    assert sh.command("show") == ["1  7♥"]
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
+
+
+def test_interactive_prompts_on_version_0_after_a_syntax_error(box):
+    (box.cwd / "setup.hand").write_text("add\nfoo\n")
+    sh = box.spawn("--seed", "42", "--quiet", "-i", "setup.hand", stderr_to_file=True)
+    sh.first_prompt()
+    assert "setup.hand:2:1: error: unknown command 'foo'" in sh.stderr()
+    # SPEC §6: with a syntax error anywhere, nothing runs; -i then prompts on
+    # the version the script reached, which is version 0.
+    assert sh.command("show") == ["(empty)"]
+    assert sh.command("history") == ["*0  start  (empty)"]
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+
+
+def test_interactive_after_command_text(box):
+    sh = box.spawn("--seed", "42", "-i", "-c", "add; add")
+    sh.first_prompt()
+    assert sh.command("show") == ["1  3♣", "2  7♥"]
+    assert sh.command("undo") == ["7♥"]
+
+
+@pytest.mark.parametrize("word", ["quit", "exit"])
+def test_quit_in_the_script_given_to_interactive_ends_without_a_prompt(box, word):
+    (box.cwd / "setup.hand").write_text(f"add\n{word}\nadd\n")
+    sh = box.spawn("--seed", "42", "-i", "setup.hand")
+    assert sh.wait_exit() == 0
+    assert PROMPT not in sh.tail
+    assert "7♥" in sh.tail.split("\n")
+    assert "3♣ 7♥" not in sh.tail
+
+
+# MARK: - Signals
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_signal_at_the_prompt_ends_handsh_and_keeps_the_history(box, number):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    sh.command("add")
+    sh.command("show")
+    sh.kill(number)
+    sh.wait_exit()
+    assert not sh.child.isalive()
+    assert history_lines(box.history) == ["add", "show"]
+
+
+# MARK: - UTF-8
+
+
+def test_typing_a_suit_symbol_adds_the_card(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("add Q♥") == ["Q♥"]
+    assert sh.command("add k♦") == ["K♦ Q♥"]
+    assert history_lines(box.history) == ["add Q♥", "add k♦"]
+
+
+def test_editing_over_a_suit_symbol_works_by_character(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    # Backspace removes the whole ♦, not one of its three bytes.
+    assert sh.command("add Q♥♦\x7f") == ["Q♥"]
+    # Ctrl-B steps back over ♠ as one character.
+    assert sh.command("add ♠\x02A") == ["A♠ Q♥"]
+    assert history_lines(box.history) == ["add Q♥", "add A♠"]
