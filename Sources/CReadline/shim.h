@@ -30,4 +30,10 @@ static inline void handsh_rl_set_instream(FILE *in) { rl_instream = in; }
 static inline void handsh_rl_set_outstream(FILE *out) { rl_outstream = out; }
 static inline void handsh_rl_clear_pending(void) { rl_done = 0; }
 
+/// The newest line of the history list, or NULL when it is empty.
+static inline const char *handsh_last_history_line(void) {
+  HIST_ENTRY *entry = history_length > 0 ? history_get(history_base + history_length - 1) : NULL;
+  return entry ? entry->line : NULL;
+}
+
 #endif

@@ -32,6 +32,8 @@ struct HistoryFile {
     guard let path else { return }
     let code = read_history(path)
     if code != 0 && code != ENOENT { report("cannot read history file", code) }
+    // An immediate repeat is one of the last session's last line too.
+    last = handsh_last_history_line().map { String(cString: $0) }
   }
 
   /// Adds a line, unless it is blank or repeats the one before.
@@ -43,6 +45,7 @@ struct HistoryFile {
     // append_history needs the file to exist; create it private.
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return report("cannot write history file", errno) }
+    fchmod(fd, 0o600)  // private, whatever made it before
     close(fd)
     let code = append_history(1, path)
     guard code == 0 else { return report("cannot write history file", code) }

@@ -143,8 +143,11 @@ enum Prompt {
         rl_resize_terminal()
       default:
         // SIGTERM, SIGHUP: history is already on disk; restore the terminal.
+        // Then die of the signal itself, so the parent sees how handsh ended.
         rl_callback_handler_remove()
         rl_cleanup_after_signal()
+        Glibc.signal(Int32(byte), SIG_DFL)
+        raise(Int32(byte))
         Glibc.exit(128 + Int32(byte))
       }
     }

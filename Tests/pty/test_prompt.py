@@ -325,6 +325,28 @@ def test_history_of_two_sessions_one_after_the_other(box):
     assert history_lines(box.history) == ["add", "quit", "show", "exit"]
 
 
+def test_history_file_made_before_becomes_private(box):
+    box.history.write_text("show\n")
+    os.chmod(box.history, 0o644)
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    sh.command("deck")
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
+    assert stat.S_IMODE(os.stat(box.history).st_mode) == 0o600
+
+
+def test_a_repeat_of_the_last_sessions_last_line_is_not_added(box):
+    box.history.write_text("add\nshow\n")
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    sh.command("show")
+    sh.command("deck")
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
+    assert history_lines(box.history) == ["add", "show", "deck", "quit"]
+
+
 def test_history_of_two_overlapping_sessions_keeps_both(box):
     first = box.spawn("--seed", "42")
     first.first_prompt()
@@ -507,7 +529,8 @@ def test_signal_at_the_prompt_ends_handsh_and_keeps_the_history(box, number):
     sh.command("add")
     sh.command("show")
     sh.kill(number)
-    sh.wait_exit()
+    # handsh restores the terminal, then dies of the signal itself.
+    assert sh.wait_exit() == 128 + number
     assert not sh.child.isalive()
     assert history_lines(box.history) == ["add", "show"]
 
