@@ -1,33 +1,73 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Buffered standard output: renderers append bytes, and the buffer goes out
 /// in large writes, before any read that may block, and at the end.
+///
+/// Output can also be held back (while a script is still being checked):
+/// full buffers are then set aside in order, never copied again, and written
+/// out together when released, or dropped.
 struct Output {
   var buffer: [UInt8] = []
   private let fd: Int32
   private let flushThreshold = 1 << 16
+  /// Buffers set aside while holding, oldest first.
+  private var held: [[UInt8]] = []
+  private(set) var heldBytes = 0
+  private(set) var isHolding = false
 
   init(fd: Int32 = 1) {
     self.fd = fd
     buffer.reserveCapacity(flushThreshold + 4096)
   }
 
-  /// Writes the buffer out when it has grown large.
+  /// Writes the buffer out (or sets it aside, when holding) once it is large.
   mutating func flushIfFull() {
-    if buffer.count >= flushThreshold { flush() }
+    guard buffer.count >= flushThreshold else { return }
+    if isHolding {
+      heldBytes += buffer.count
+      held.append(buffer)
+      buffer = []
+      buffer.reserveCapacity(flushThreshold + 4096)
+    } else {
+      flush()
+    }
   }
 
-  /// Writes the buffer out. A closed pipe ends handsh quietly, like `cat`;
-  /// any other write error is reported and gives exit status 1.
-  mutating func flush() {
-    guard !buffer.isEmpty else { return }
-    let failure = buffer.withUnsafeBytes { System.write(fd, $0) }
+  /// From now on, keep what is written until `release` or `discard`.
+  mutating func hold() { isHolding = true }
+
+  /// Writes out everything held, and stops holding.
+  mutating func release() {
+    isHolding = false
+    for chunk in held { write(chunk) }
+    held = []
+    heldBytes = 0
+    flush()
+  }
+
+  /// Drops everything held and buffered, and stops holding.
+  mutating func discard() {
+    isHolding = false
+    held = []
+    heldBytes = 0
     buffer.removeAll(keepingCapacity: true)
-    guard let failure else { return }
+  }
+
+  /// Writes the buffer out, unless holding.
+  mutating func flush() {
+    guard !isHolding, !buffer.isEmpty else { return }
+    write(buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// A closed pipe ends handsh quietly, like `cat`; any other write error is
+  /// reported and gives exit status 1.
+  private func write(_ bytes: [UInt8]) {
+    guard let failure = bytes.withUnsafeBytes({ System.write(fd, $0) }) else { return }
     if failure == EPIPE { System.exit(1) }
     System.printError("handsh: write error: \(System.describe(failure))")
     System.exit(1)
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#endif

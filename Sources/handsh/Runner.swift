@@ -18,8 +18,6 @@ struct Runner {
   let options: Options
   /// Whether any command or line failed so far (exit status 1).
   var failed = false
-  /// Output is being held back until the text has been checked.
-  private var holding = false
 
   init(options: Options, seed: UInt64) {
     self.options = options
@@ -77,7 +75,7 @@ struct Runner {
           column: parser.column(at: span.lowerBound), source: source)
         if !options.keepGoing && source != nil { return .stop }
       }
-      if !holding { output.flushIfFull() }
+      output.flushIfFull()
     }
     return .next
   }
@@ -122,13 +120,13 @@ struct Runner {
     var errors = 0
     var pause: (line: Int, command: Int)? = options.checkOnly ? (1, 0) : nil
     let before = session
-    holding = true
+    output.hold()
     lines.forEachLine { event in
       guard case .line(let line) = event else { return true }
       var parser = LineParser(line.bytes, knownASCII: line.isASCII)
       var index = 0
       while let item = parser.next() {
-        switch item {
+        switch consume item {
         case .error(let error):
           report(error.message, line: line.number, column: error.column, source: name)
           errors += 1
@@ -142,15 +140,14 @@ struct Runner {
       }
       return true
     }
-    holding = false
     guard errors == 0 else {
       // Nothing ran: not the output, not the changes (`-i` goes on from here).
       session = before
-      output.buffer.removeAll()
+      output.discard()
       failed = true
       return .stop
     }
-    output.flush()
+    output.release()
     guard let pause, !options.checkOnly else { return .next }
     var flow = Flow.next
     lines.forEachLine { event in
@@ -168,7 +165,7 @@ struct Runner {
     case .save, .quit: return false
     default: break
     }
-    guard output.buffer.count < Runner.holdLimit else { return false }
+    guard output.heldBytes < Runner.holdLimit else { return false }
     let mark = output.buffer.count
     if options.echo { renderer.writeEcho(parser.words(in: span), to: &output.buffer) }
     do throws(CommandError) {
@@ -176,6 +173,7 @@ struct Runner {
         try session.apply(command, written: spelling(command, span, parser)) {
           UInt64.random(in: .min ... .max)
         })
+      output.flushIfFull()
       return true
     } catch {
       // A failed command changed nothing; it runs again, and reports, later.
@@ -185,7 +183,7 @@ struct Runner {
   }
 
   /// The most output held back while a text is checked (bounds the memory).
-  static let holdLimit = 8 << 20
+  static let holdLimit = 32 << 20
 
   /// stdin as lines arrive: each line is checked, then run, before the next
   /// is read. With no `name`, the prompt's rules: errors read
@@ -216,7 +214,7 @@ struct Runner {
   /// `SOURCE:LINE:COLUMN: error: MESSAGE` in a script, `error: MESSAGE` at
   /// the prompt. Output so far goes first, so the two streams interleave.
   mutating func report(_ message: String, line: Int, column: Int, source: String?) {
-    if !holding { output.flush() }
+    output.flush()
     if let source {
       System.printError(
         diagnostic(message, at: SourceLocation(source: source, line: line, column: column)))

@@ -17,6 +17,9 @@ public struct LineParser {
   private var checkedEncoding = false
   /// The last offset whose column is known, for counting columns in one pass.
   private var counted = (offset: 0, column: 1)
+  /// Whether an argument of the last command read starts with a zero and
+  /// goes on (`del 02`): then `history` must show it as written.
+  public private(set) var lastCommandHasPaddedNumber = false
 
   /// `knownASCII` skips the UTF-8 check for a line the caller has already
   /// seen to be ASCII (a whole file is checked at once, far faster).
@@ -65,19 +68,11 @@ public struct LineParser {
     return words
   }
 
-  /// The command of `span` as written, words joined by single spaces, when
-  /// a number in it has leading zeros (`del 02`): how `history` must show
-  /// it. Nil when `history`'s own spelling is the same.
+  /// The last command read (whose span is `span`) as written, words joined
+  /// by single spaces, when a number in it has leading zeros (`del 02`): how
+  /// `history` must show it. Nil when `history`'s own spelling is the same.
   public func unusualSpelling(of span: Range<Int>) -> String? {
-    let span = span.clamped(to: 0..<line.count)
-    var padded = false
-    var i = span.lowerBound
-    while i + 1 < span.upperBound, !padded {
-      let wordStart = i == span.lowerBound || isBlank(line[i - 1])
-      padded = wordStart && line[i] == UInt8(ascii: "0") && (0x30...0x39).contains(line[i + 1])
-      i += 1
-    }
-    guard padded else { return nil }
+    guard lastCommandHasPaddedNumber else { return nil }
     return words(in: span).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
   }
 
@@ -210,6 +205,7 @@ public struct LineParser {
 
   private mutating func parseCommand(_ first: Word) -> ParsedItem {
     var last = first
+    lastCommandHasPaddedNumber = false
     do throws(Failure) {
       let command = try parseArguments(of: try name(first), first: first, last: &last)
       return .command(command, span: first.start..<last.end)
@@ -238,6 +234,9 @@ public struct LineParser {
     func optional() throws(Failure) -> Word? {
       guard let word = nextWord() else { return nil }
       try LineParser.checkQuote(word)
+      if word.bytes.count > 1, word.bytes[0] == UInt8(ascii: "0") {
+        lastCommandHasPaddedNumber = true
+      }
       last = word
       return word
     }

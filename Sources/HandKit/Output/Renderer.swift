@@ -3,18 +3,19 @@
 public struct Renderer: Sendable {
   public let style: Style
   /// Each card's name as text output writes it (coloured when colour is on).
-  private let names: [[UInt8]]
+  private let names: NameTable
   /// Each card's name without colour, for JSON and messages.
-  private let plainNames: [[UInt8]]
+  private let plainNames: NameTable
 
   public init(style: Style) {
     self.style = style
-    plainNames = Card.all.map { Array($0.name(ascii: style.ascii).utf8) }
-    names = Card.all.map { card in
-      let name = Array(card.name(ascii: style.ascii).utf8)
-      guard style.color, card.suit.isRed else { return name }
-      return Array("\u{1B}[31m".utf8) + name + Array("\u{1B}[0m".utf8)
-    }
+    plainNames = NameTable(Card.all.map { Array($0.name(ascii: style.ascii).utf8) })
+    names = NameTable(
+      Card.all.map { card in
+        let name = Array(card.name(ascii: style.ascii).utf8)
+        guard style.color, card.suit.isRed else { return name }
+        return Array("\u{1B}[31m".utf8) + name + Array("\u{1B}[0m".utf8)
+      })
   }
 
   /// The card as messages write it: `Q♥`, or `QH` with `--ascii`.
@@ -40,7 +41,7 @@ public struct Renderer: Sendable {
     for index in 0..<hand.count {
       pad(index + 1, to: width, in: &out)
       out.append(contentsOf: "  ".utf8)
-      out.append(contentsOf: names[Int(hand[index].index)])
+      names.append(hand[index], to: &out)
       out.append(newline)
     }
   }
@@ -78,7 +79,7 @@ public struct Renderer: Sendable {
         out.append(contentsOf: "  ".utf8)
         if case .add(let card) = version.step {
           out.append(contentsOf: "add ".utf8)
-          out.append(contentsOf: names[Int(card.index)])
+          names.append(card, to: &out)
         } else {
           out.append(contentsOf: command.utf8)
         }
@@ -151,10 +152,7 @@ public struct Renderer: Sendable {
   private func writeHand(_ hand: Hand, colored: Bool, to out: inout [UInt8]) {
     guard !hand.isEmpty else { return out.append(contentsOf: "(empty)".utf8) }
     let table = colored ? names : plainNames
-    for index in 0..<hand.count {
-      if index > 0 { out.append(UInt8(ascii: " ")) }
-      out.append(contentsOf: table[Int(hand[index].index)])
-    }
+    table.appendLine(of: hand, to: &out)
   }
 
   private func writeJSONState(_ history: History, to out: inout [UInt8]) {
@@ -175,7 +173,7 @@ public struct Renderer: Sendable {
     for index in 0..<hand.count {
       if index > 0 { out.append(UInt8(ascii: ",")) }
       out.append(UInt8(ascii: "\""))
-      out.append(contentsOf: plainNames[Int(hand[index].index)])
+      plainNames.append(hand[index], to: &out)
       out.append(UInt8(ascii: "\""))
     }
     out.append(UInt8(ascii: "]"))
@@ -210,5 +208,38 @@ public struct Renderer: Sendable {
     let text = String(value)
     out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - text.utf8.count))
     out.append(contentsOf: text.utf8)
+  }
+}
+
+/// The 52 card names as one run of bytes, so writing a hand is a few copies
+/// out of one buffer: no array per card, no reference counting per card.
+private struct NameTable: Sendable {
+  private let bytes: [UInt8]
+  /// Where each card's name starts in `bytes`; entry 52 is the end.
+  private let starts: [Int]
+
+  init(_ names: [[UInt8]]) {
+    bytes = names.flatMap { $0 }
+    var starts = [0]
+    for name in names { starts.append((starts.last ?? 0) + name.count) }
+    self.starts = starts
+  }
+
+  func append(_ card: Card, to out: inout [UInt8]) {
+    let i = Int(card.index)
+    out.append(contentsOf: bytes[starts[i]..<starts[i + 1]])
+  }
+
+  /// The cards of `hand`, separated by single spaces.
+  func appendLine(of hand: Hand, to out: inout [UInt8]) {
+    bytes.withUnsafeBufferPointer { names in
+      starts.withUnsafeBufferPointer { starts in
+        for index in 0..<hand.count {
+          if index > 0 { out.append(UInt8(ascii: " ")) }
+          let i = Int(hand[index].index)
+          out.append(contentsOf: UnsafeBufferPointer(rebasing: names[starts[i]..<starts[i + 1]]))
+        }
+      }
+    }
   }
 }
