@@ -162,7 +162,7 @@ enum Prompt {
   ) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
     handsh_rl_completion_over()
     let buffer = handsh_rl_line_buffer().map { String(cString: $0) } ?? ""
-    let before = Array(buffer.utf8.prefix(Int(start)))
+    let before = Array(buffer.utf8.prefix(max(0, Int(start))))
     let command =
       before.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).last ?? []
     let words = command.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map {

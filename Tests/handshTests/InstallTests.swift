@@ -47,11 +47,11 @@ final class InstallTests: XCTestCase {
     XCTAssertTrue(ldd.out.contains("libreadline"), ldd.out)
 
     // Run with nothing of the toolchain in reach: an empty environment.
-    let env_i = try TestProcess.run(
+    let bare = try TestProcess.run(
       URL(fileURLWithPath: "/usr/bin/env"),
       ["-i", "PATH=/usr/bin:/bin", handsh.path, "--seed", "42", "-c", "add; add; deck"], in: stage)
-    XCTAssertEqual(env_i.status, 0, env_i.err)
-    XCTAssertEqual(env_i.out, "7♥\n3♣ 7♥\n50 in deck, 0 discarded, seed 42\n")
+    XCTAssertEqual(bare.status, 0, bare.err)
+    XCTAssertEqual(bare.out, "7♥\n3♣ 7♥\n50 in deck, 0 discarded, seed 42\n")
 
     let uninstall = try bash("uninstall", environment: env)
     XCTAssertEqual(uninstall.status, 0, uninstall.out + uninstall.err)
