@@ -92,14 +92,7 @@ enum Prompt {
   static func readLine() -> String? {
     lineDone = false
     line = nil
-    rl_callback_handler_install(promptCString) { raw in
-      Prompt.lineDone = true
-      if let raw {
-        Prompt.line = String(cString: raw)
-        free(raw)
-      }
-      rl_callback_handler_remove()
-    }
+    installLineHandler()
     while !lineDone {
       var fds = [
         pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
@@ -119,6 +112,18 @@ enum Prompt {
     return line
   }
 
+  /// Shows the prompt; readline calls back with the line (nil at Ctrl-D).
+  private static func installLineHandler() {
+    rl_callback_handler_install(promptCString) { raw in
+      Prompt.lineDone = true
+      if let raw {
+        Prompt.line = String(cString: raw)
+        free(raw)
+      }
+      rl_callback_handler_remove()
+    }
+  }
+
   private static func handleSignals() {
     var byte: UInt8 = 0
     while Glibc.read(signalPipe.read, &byte, 1) == 1 {
@@ -131,14 +136,7 @@ enum Prompt {
         rl_callback_handler_remove()
         rl_replace_line("", 0)
         _ = Glibc.write(1, "\n", 1)
-        rl_callback_handler_install(promptCString) { raw in
-          Prompt.lineDone = true
-          if let raw {
-            Prompt.line = String(cString: raw)
-            free(raw)
-          }
-          rl_callback_handler_remove()
-        }
+        installLineHandler()
       case SIGWINCH:
         rl_resize_terminal()
       default:

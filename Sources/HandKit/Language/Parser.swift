@@ -314,18 +314,18 @@ public struct LineParser {
   }
 
   private static func position(_ word: Word) throws(Failure) -> Int {
-    guard let value = number(word), value >= 1, value <= UInt64(Int.max) else {
-      throw Failure(
-        message: "invalid position '\(word.text)': expected a whole number of 1 or more",
-        offset: word.start)
-    }
-    return Int(value)
+    try wholeNumber(word, naming: "position")
   }
 
   private static func count(_ word: Word) throws(Failure) -> Int {
+    try wholeNumber(word, naming: "count")
+  }
+
+  /// A position or a count: 1 to 9223372036854775807.
+  private static func wholeNumber(_ word: Word, naming what: String) throws(Failure) -> Int {
     guard let value = number(word), value >= 1, value <= UInt64(Int.max) else {
       throw Failure(
-        message: "invalid count '\(word.text)': expected a whole number of 1 or more",
+        message: "invalid \(what) '\(word.text)': expected a whole number of 1 or more",
         offset: word.start)
     }
     return Int(value)
