@@ -347,6 +347,17 @@ def test_a_repeat_of_the_last_sessions_last_line_is_not_added(box):
     assert history_lines(box.history) == ["add", "show", "deck", "quit"]
 
 
+def test_history_file_of_binary_garbage_does_not_stop_the_session(box):
+    garbage = bytes(range(256)) * 40 + b"\xff\xfe\x00\n\x1b[31m\n" * 50
+    box.history.write_bytes(garbage)
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command("add") == ["7♥"]
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
+    assert box.history.read_bytes().endswith(b"add\nquit\n")
+
+
 def test_history_of_two_overlapping_sessions_keeps_both(box):
     first = box.spawn("--seed", "42")
     first.first_prompt()
