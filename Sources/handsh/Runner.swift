@@ -57,12 +57,9 @@ struct Runner {
     while let item = parser.next() {
       index += 1
       guard case .command(let command, let span) = item, index >= first else { continue }
-      if options.echo { renderer.writeEcho(parser.words(in: span), to: &output.buffer) }
       var failure: CommandError?
       do throws(CommandError) {
-        let outcome = try session.apply(command, written: spelling(command, span, parser)) {
-          UInt64.random(in: .min ... .max)
-        }
+        let outcome = try execute(command, span: span, parser: parser)
         if case .quit = outcome { return .quit }
         failure = perform(outcome)
       } catch {
@@ -78,6 +75,16 @@ struct Runner {
       output.flushIfFull()
     }
     return .next
+  }
+
+  /// Echoes (with `--echo`) and applies one command of the line `parser` reads.
+  private mutating func execute(
+    _ command: Command, span: Range<Int>, parser: LineParser
+  ) throws(CommandError) -> Outcome {
+    if options.echo { renderer.writeEcho(parser.words(in: span), to: &output.buffer) }
+    return try session.apply(command, written: spelling(command, span, parser)) {
+      UInt64.random(in: .min ... .max)
+    }
   }
 
   /// How `history` must write a change typed with padded numbers (`del 02`).
@@ -167,12 +174,8 @@ struct Runner {
     }
     guard output.heldBytes < Runner.holdLimit else { return false }
     let mark = output.buffer.count
-    if options.echo { renderer.writeEcho(parser.words(in: span), to: &output.buffer) }
     do throws(CommandError) {
-      _ = perform(
-        try session.apply(command, written: spelling(command, span, parser)) {
-          UInt64.random(in: .min ... .max)
-        })
+      _ = perform(try execute(command, span: span, parser: parser))
       output.flushIfFull()
       return true
     } catch {
