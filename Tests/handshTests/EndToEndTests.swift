@@ -721,18 +721,6 @@ final class EndToEndTests: XCTestCase {
     return process
   }
 
-  /// Waits for PROCESS to end, killing it after `timeout`; true when killed.
-  private static func wait(_ process: Process, _ done: DispatchSemaphore) -> Bool {
-    var timedOut = false
-    if done.wait(timeout: .now() + timeout) == .timedOut {
-      timedOut = true
-      kill(process.processIdentifier, SIGKILL)
-      done.wait()
-    }
-    process.waitUntilExit()
-    return timedOut
-  }
-
   /// Writes TEXT as `in.hand` and runs `handsh --seed 42 in.hand`.
   private func runScript(_ text: Data, file: StaticString = #filePath, line: UInt = #line) throws
     -> Outcome
@@ -811,7 +799,7 @@ final class EndToEndTests: XCTestCase {
     try input.fileHandleForWriting.write(contentsOf: Data("show\n".utf8))
     try input.fileHandleForWriting.close()
     received += Self.read(reader, until: nil, seconds: Self.timeout)
-    let timedOut = Self.wait(process, done)
+    let timedOut = TestProcess.wait(process, done)
     XCTAssertFalse(timedOut, "\(label) timed out and was killed", file: file, line: line)
     XCTAssertEqual(
       String(decoding: received, as: UTF8.self), "7♥\n1  7♥\n", label, file: file, line: line)

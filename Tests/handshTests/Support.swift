@@ -69,6 +69,19 @@ enum TestProcess {
     process.terminationHandler = { _ in done.signal() }
     try process.run()
     whileRunning(process)
+    let timedOut = wait(process, done, timeout: timeout)
+    let signaled = process.terminationReason == .uncaughtSignal
+    return TestRun(
+      stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL),
+      status: process.terminationStatus, signal: signaled ? process.terminationStatus : nil,
+      timedOut: timedOut)
+  }
+
+  /// Waits for PROCESS (whose termination handler signals DONE) to end,
+  /// killing it after TIMEOUT seconds; true when it had to be killed.
+  static func wait(
+    _ process: Process, _ done: DispatchSemaphore, timeout: TimeInterval = timeout
+  ) -> Bool {
     var timedOut = false
     if done.wait(timeout: .now() + timeout) == .timedOut {
       timedOut = true
@@ -76,11 +89,7 @@ enum TestProcess {
       done.wait()
     }
     process.waitUntilExit()
-    let signaled = process.terminationReason == .uncaughtSignal
-    return TestRun(
-      stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL),
-      status: process.terminationStatus, signal: signaled ? process.terminationStatus : nil,
-      timedOut: timedOut)
+    return timedOut
   }
 
   /// The repository's top folder.
