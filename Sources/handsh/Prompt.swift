@@ -13,7 +13,7 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   Prompt.start(runner)
   defer { Prompt.stop() }
   if !runner.options.quiet {
-    let seed = runner.session.history.game(of: runner.session.current).seed
+    let seed = runner.session.history.seed(of: runner.session.current)
     System.printError(
       "handsh \(handshVersion), seed \(seed): type 'help' for commands, Ctrl-D to quit")
   }

@@ -6,8 +6,10 @@ public struct History: Sendable {
   private static let chunkSize = 1 << chunkShift
 
   private var chunks: [[Version]]
-  /// The games, in the order the versions start them.
-  private var games: [Game]
+  /// The seed of each game, in the order the versions start them. A game's
+  /// shuffled order is not kept: it follows from the seed, and the session
+  /// keeps the current one at hand, so a `new` costs a few bytes.
+  private var seeds: [UInt64]
   /// For each game, the number of the version that starts it.
   private var gameStarts: [Int]
   /// The few commands written otherwise than `history` would write them
@@ -27,7 +29,7 @@ public struct History: Sendable {
     first.reserveCapacity(History.chunkSize)
     first.append(start)
     chunks = [first]
-    games = [Game(seed: seed)]
+    seeds = [seed]
     gameStarts = [0]
     count = 1
     cursor = 0
@@ -41,7 +43,11 @@ public struct History: Sendable {
   public var current: Version { self[cursor] }
 
   /// The game that `version` belongs to.
-  public func game(of version: Version) -> Game { games[Int(version.game)] }
+  /// The seed of the game that `version` belongs to.
+  public func seed(of version: Version) -> UInt64 { seeds[Int(version.game)] }
+
+  /// The game that `version` belongs to, shuffled again from its seed.
+  public func game(of version: Version) -> Game { Game(seed: seed(of: version)) }
 
   /// The number of the version that started `version`'s game.
   public func start(of version: Version) -> Int { gameStarts[Int(version.game)] }
@@ -58,7 +64,7 @@ public struct History: Sendable {
     } else if let spelled = spelling(of: number) {
       return spelled
     }
-    return version.step.text(seed: game(of: version).seed, ascii: ascii)
+    return version.step.text(seed: seed(of: version), ascii: ascii)
   }
 
   private func spelling(of number: Int) -> String? {
@@ -94,8 +100,8 @@ public struct History: Sendable {
   /// Adds the first version of a new game shuffled by `seed`.
   mutating func pushGame(seed: UInt64, limit: Int) {
     truncate(to: cursor + 1)
-    let number = UInt32(truncatingIfNeeded: games.count)
-    games.append(Game(seed: seed))
+    let number = UInt32(truncatingIfNeeded: seeds.count)
+    seeds.append(seed)
     gameStarts.append(count)
     push(Version(hand: .empty, deck: .full, game: number, limit: limit, step: .new))
   }
@@ -115,8 +121,8 @@ public struct History: Sendable {
     }
     while let last = spellings.last, last.version >= newCount { spellings.removeLast() }
     let gamesNeeded = Int(self[newCount - 1].game) + 1
-    if games.count > gamesNeeded {
-      games.removeLast(games.count - gamesNeeded)
+    if seeds.count > gamesNeeded {
+      seeds.removeLast(seeds.count - gamesNeeded)
       gameStarts.removeLast(gameStarts.count - gamesNeeded)
     }
   }
@@ -125,7 +131,7 @@ public struct History: Sendable {
 
 extension History: Equatable {
   public static func == (a: History, b: History) -> Bool {
-    a.count == b.count && a.cursor == b.cursor && a.chunks == b.chunks && a.games == b.games
+    a.count == b.count && a.cursor == b.cursor && a.chunks == b.chunks && a.seeds == b.seeds
       && a.gameStarts == b.gameStarts && a.spellings.elementsEqual(b.spellings, by: ==)
   }
 }

@@ -49,7 +49,7 @@ public struct Renderer: Sendable {
   /// `deck`: how many cards are in the deck and discarded, and the seed.
   public func writeDeck(_ history: History, to out: inout [UInt8]) {
     let now = history.current
-    let seed = history.game(of: now).seed
+    let seed = history.seed(of: now)
     if style.json {
       out.append(
         contentsOf:

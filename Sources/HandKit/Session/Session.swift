@@ -2,9 +2,14 @@
 /// No I/O and no randomness of its own: `new` without a seed asks the caller.
 public struct Session: Sendable {
   public private(set) var history: History
+  /// The game last drawn from, shuffled: the history keeps only seeds, and
+  /// shuffling again per `add` would be slow. Known by its seed, since game
+  /// numbers come back after a `new` replaces an undone one.
+  private var dealt: Game
 
   public init(seed: UInt64, limit: Int = 5) {
     history = History(seed: seed, limit: min(max(limit, 1), 52))
+    dealt = Game(seed: seed)
   }
 
   public var current: Version { history.current }
@@ -38,7 +43,8 @@ public struct Session: Sendable {
     switch command {
     case .add(let wanted):
       try now.checkRoom()
-      let game = history.game(of: now)
+      if dealt.seed != history.seed(of: now) { dealt = history.game(of: now) }
+      let game = dealt
       let card: Card
       if let wanted {
         if now.hand.contains(wanted) { throw .inHand(wanted) }
@@ -103,7 +109,7 @@ public struct Session: Sendable {
   public func saveScript() -> String {
     let now = history.current
     let start = history.start(of: now)
-    let seed = history.game(of: now).seed
+    let seed = history.seed(of: now)
     var lines = [
       "#!/usr/bin/env handsh",
       "new \(seed)",
