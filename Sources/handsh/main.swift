@@ -49,7 +49,8 @@ func main() -> Never {
   if ranScript && !(options.interactive && !options.checkOnly) || flow == .quit {
     finish(&runner, status: runner.failed ? 1 : 0)
   }
-  if terminal && (ranScript || options.script == nil) {
+  // The prompt runs what is typed, so -n (run nothing) checks stdin instead.
+  if terminal && !options.checkOnly && (ranScript || options.script == nil) {
     runner.output.flush()
     let status = runPrompt(&runner)
     finish(&runner, status: status)
@@ -66,7 +67,10 @@ func main() -> Never {
 
 /// The arguments as the kernel gave them: bytes, not lossily decoded Strings.
 func rawArguments() -> [[UInt8]] {
-  (1..<Int(CommandLine.argc)).map { index in
+  // argc can be 0 (an execve with an empty argv): then there is nothing.
+  let count = Int(CommandLine.argc)
+  guard count > 1 else { return [] }
+  return (1..<count).map { index in
     guard let argument = CommandLine.unsafeArgv[index] else { return [] }
     return Array(UnsafeBufferPointer(start: argument, count: strlen(argument))).map {
       UInt8(bitPattern: $0)
