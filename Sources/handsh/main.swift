@@ -67,7 +67,8 @@ func main() -> Never {
 
 /// The arguments as the kernel gave them: bytes, not lossily decoded Strings.
 func rawArguments() -> [[UInt8]] {
-  // argc can be 0 (an execve with an empty argv): then there is nothing.
+  // argc can be 0 where the kernel allows an execve with an empty argv
+  // (Linux since 5.18 passes "" instead, so no test here can make it 0).
   let count = Int(CommandLine.argc)
   guard count > 1 else { return [] }
   return (1..<count).map { index in

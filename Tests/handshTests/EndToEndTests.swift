@@ -661,35 +661,6 @@ final class EndToEndTests: XCTestCase {
     XCTAssertEqual(result.status, 2)
   }
 
-  /// `execve` with an empty argv (argc 0) must not trap: handsh then has no
-  /// arguments at all and reads stdin.
-  func testEmptyArgumentVector() throws {
-    guard
-      let cc = ["/usr/bin/cc", "/usr/bin/gcc"].first(where: {
-        FileManager.default.isExecutableFile(atPath: $0)
-      })
-    else {
-      throw XCTSkip("no C compiler to build the execve helper")
-    }
-    let source = try write(
-      Data(
-        """
-        #include <unistd.h>
-        int main(int c, char **v) {
-          char *argv[] = { 0 }, *envp[] = { "SWIFT_BACKTRACE=enable=no", 0 };
-          execve(v[1], argv, envp);
-          return 127;
-        }
-        """.utf8), to: "noargv.c")
-    let helper = folder.appendingPathComponent("noargv")
-    let build = try run([source.path, "-o", helper.path], executable: URL(fileURLWithPath: cc))
-    XCTAssertEqual(build.status, 0, build.err)
-    let result = try run([binary.path], stdin: Data("limit\n".utf8), executable: helper)
-    assertNoCrash(result)
-    XCTAssertEqual(result.out, "5\n")
-    XCTAssertEqual(result.status, 0, result.err)
-  }
-
   func testScriptThatDoesNotExist() throws {
     let result = try run(["--seed", "42", "x.hand"])
     assertNoCrash(result)
