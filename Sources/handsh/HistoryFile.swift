@@ -15,7 +15,7 @@ struct HistoryFile {
   /// nil: no history file.
   let path: String?
   private var reported = false
-  private var last: String?
+  private var last: [UInt8]?
 
   init(path: String?) { self.path = path }
 
@@ -33,14 +33,19 @@ struct HistoryFile {
     let code = read_history(path)
     if code != 0 && code != ENOENT { report("cannot read history file", code) }
     // An immediate repeat is one of the last session's last line too.
-    last = handsh_last_history_line().map { String(cString: $0) }
+    last = handsh_last_history_line().map {
+      Array(UnsafeRawBufferPointer(start: $0, count: strlen($0)))
+    }
   }
 
   /// Adds a line, unless it is blank or repeats the one before.
-  mutating func add(_ line: String) {
-    guard line.contains(where: { $0 != " " && $0 != "\t" }), line != last else { return }
+  mutating func add(_ line: [UInt8]) {
+    let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+    guard !blank, line != last else { return }
     last = line
-    add_history(line)
+    (line + [0]).withUnsafeBufferPointer { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { add_history($0.baseAddress) }
+    }
     guard let path else { return }
     // append_history needs the file to exist; create it private.
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)

@@ -28,8 +28,7 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
       return 0
     }
     history.add(line)
-    let bytes = Array(line.utf8)
-    let flow = bytes.withUnsafeBufferPointer { buffer -> Flow in
+    let flow = line.withUnsafeBufferPointer { buffer -> Flow in
       let line = Line(number: 1, bytes: buffer)
       if runner.check(line, source: nil) > 0 { return .next }
       return runner.run(line, source: nil)
@@ -42,7 +41,8 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
 /// Readline's callbacks are C functions without context, so what they need
 /// lives here, touched only from the one thread that runs the prompt.
 enum Prompt {
-  nonisolated(unsafe) static var line: String?
+  /// The line entered, as bytes: invalid UTF-8 must reach the parser as is.
+  nonisolated(unsafe) static var line: [UInt8]?
   nonisolated(unsafe) static var lineDone = false
   nonisolated(unsafe) static var candidates: [String] = []
   nonisolated(unsafe) static var deckCards: [Card] = []
@@ -89,7 +89,7 @@ enum Prompt {
   }
 
   /// Reads one line at the prompt; nil at Ctrl-D on an empty line.
-  static func readLine() -> String? {
+  static func readLine() -> [UInt8]? {
     lineDone = false
     line = nil
     installLineHandler()
@@ -117,7 +117,7 @@ enum Prompt {
     rl_callback_handler_install(promptCString) { raw in
       Prompt.lineDone = true
       if let raw {
-        Prompt.line = String(cString: raw)
+        Prompt.line = Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw)))
         free(raw)
       }
       rl_callback_handler_remove()

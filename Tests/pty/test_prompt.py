@@ -557,6 +557,16 @@ def test_typing_a_suit_symbol_adds_the_card(box):
     assert history_lines(box.history) == ["add Q♥", "add k♦"]
 
 
+def test_invalid_utf8_typed_at_the_prompt_is_reported(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    # Write the bytes themselves (the spawn encodes str): 0xFF is not UTF-8.
+    os.write(sh.child.child_fd, b"add \xff\r")
+    raw = sh.prompt()
+    assert "error: invalid UTF-8 in input" in clean(raw)
+    assert sh.command("show") == ["(empty)"]
+
+
 def test_editing_over_a_suit_symbol_works_by_character(box):
     sh = box.spawn("--seed", "42")
     sh.first_prompt()
