@@ -65,14 +65,12 @@ final class EndToEndTests: XCTestCase {
   func testStdinSyntaxErrorStopsLikeAFailedCommand() throws {
     let text = Data("add\nadd; bogus\nadd\n".utf8)
     let stopped = try run(["--seed", "42", "-"], stdin: text)
-    XCTAssertEqual(stopped.out, "7♥\n")
-    XCTAssertEqual(stopped.err, "<stdin>:2:6: error: unknown command 'bogus'\n")
-    XCTAssertEqual(stopped.status, 1)
+    assertOutcome(
+      stopped, out: "7♥\n", err: "<stdin>:2:6: error: unknown command 'bogus'\n", status: 1)
 
     let kept = try run(["-k", "--seed", "42", "-"], stdin: text)
-    XCTAssertEqual(kept.out, "7♥\n3♣ 7♥\n")
-    XCTAssertEqual(kept.err, "<stdin>:2:6: error: unknown command 'bogus'\n")
-    XCTAssertEqual(kept.status, 1)
+    assertOutcome(
+      kept, out: "7♥\n3♣ 7♥\n", err: "<stdin>:2:6: error: unknown command 'bogus'\n", status: 1)
   }
 
   // MARK: - Options (§6)
@@ -84,9 +82,8 @@ final class EndToEndTests: XCTestCase {
     try write(script, to: "s.hand")
     try write(script, to: "-x.hand")
     let expected = try run(["--seed", "42", "s.hand"])
-    XCTAssertEqual(expected.out, "7♥\n3♣ 7♥\n7♥\n1  7♥\n50 in deck, 1 discarded, seed 42\n")
-    XCTAssertEqual(expected.err, "")
-    XCTAssertEqual(expected.status, 0)
+    assertOutcome(
+      expected, out: "7♥\n3♣ 7♥\n7♥\n1  7♥\n50 in deck, 1 discarded, seed 42\n", err: "", status: 0)
 
     let forms: [[String]] = [
       ["--seed=42", "s.hand"],
@@ -117,9 +114,9 @@ final class EndToEndTests: XCTestCase {
   func testGroupedFlagsGiveIdenticalResults() throws {
     try write(Data("add\ndel 9\nadd\nshow\n".utf8), to: "k.hand")
     let expected = try run(["--keep-going", "--quiet", "--seed", "42", "k.hand"])
-    XCTAssertEqual(expected.out, "1  3♣\n2  7♥\n")
-    XCTAssertEqual(expected.err, "k.hand:2:1: error: no card at position 9 (hand has 1 card)\n")
-    XCTAssertEqual(expected.status, 1)
+    assertOutcome(
+      expected, out: "1  3♣\n2  7♥\n",
+      err: "k.hand:2:1: error: no card at position 9 (hand has 1 card)\n", status: 1)
 
     let forms: [[String]] = [
       ["-kq", "--seed", "42", "k.hand"],
@@ -189,9 +186,8 @@ final class EndToEndTests: XCTestCase {
       ["-c", "exec \"$0\" --seed 42 -c \"$(printf 'add \\377')\"", binary.path],
       executable: URL(fileURLWithPath: "/bin/sh"))
     assertNoCrash(result)
-    XCTAssertEqual(result.out, "")
-    XCTAssertEqual(result.err, "<command line>:1:5: error: invalid UTF-8 in input\n")
-    XCTAssertEqual(result.status, 1)
+    assertOutcome(
+      result, out: "", err: "<command line>:1:5: error: invalid UTF-8 in input\n", status: 1)
   }
 
   /// `-V` and `--help`.
@@ -250,9 +246,8 @@ final class EndToEndTests: XCTestCase {
       + "e.hand:5:6: error: missing argument (usage: mv A B)\n"
     for arguments in [["--seed", "42", "e.hand"], ["-k", "--seed", "42", "e.hand"]] {
       let result = try run(arguments)
-      XCTAssertEqual(result.out, "", "handsh \(arguments) ran something")
-      XCTAssertEqual(result.err, expected)
-      XCTAssertEqual(result.status, 1)
+      // Nothing on stdout: nothing ran.
+      assertOutcome(result, out: "", err: expected, status: 1, "handsh \(arguments)")
     }
     let command = try run(["--seed", "42", "-c", text])
     XCTAssertEqual(command.out, "")
@@ -266,14 +261,12 @@ final class EndToEndTests: XCTestCase {
   func testFailedCommandStopsTheRun() throws {
     try write(Data("add\ndel 9\nadd\n".utf8), to: "f.hand")
     let result = try run(["--seed", "42", "f.hand"])
-    XCTAssertEqual(result.out, "7♥\n")
-    XCTAssertEqual(result.err, "f.hand:2:1: error: no card at position 9 (hand has 1 card)\n")
-    XCTAssertEqual(result.status, 1)
+    assertOutcome(
+      result, out: "7♥\n", err: "f.hand:2:1: error: no card at position 9 (hand has 1 card)\n",
+      status: 1)
 
     let fine = try run(["--seed", "42", "-c", "add; add; show"])
-    XCTAssertEqual(fine.out, "7♥\n3♣ 7♥\n1  3♣\n2  7♥\n")
-    XCTAssertEqual(fine.err, "")
-    XCTAssertEqual(fine.status, 0)
+    assertOutcome(fine, out: "7♥\n3♣ 7♥\n1  3♣\n2  7♥\n", err: "", status: 0)
   }
 
   /// `-k` goes on after failed commands, reports each, and exits 1.
@@ -292,22 +285,18 @@ final class EndToEndTests: XCTestCase {
   func testCheckRunsNothing() throws {
     try write(Data("add\nsave out.hand\nshow\ndel 9\n".utf8), to: "n.hand")
     let result = try run(["-n", "--seed", "42", "n.hand"])
-    XCTAssertEqual(result.out, "")
-    XCTAssertEqual(result.err, "")
-    XCTAssertEqual(result.status, 0)
+    assertOutcome(result, out: "", err: "", status: 0)
     XCTAssertFalse(exists("out.hand"), "-n ran save")
 
     let command = try run(["--check", "--seed", "42", "-c", "add; save out.hand; show"])
-    XCTAssertEqual(command.out, "")
-    XCTAssertEqual(command.err, "")
-    XCTAssertEqual(command.status, 0)
+    assertOutcome(command, out: "", err: "", status: 0)
     XCTAssertFalse(exists("out.hand"), "-n ran save")
 
     try write(Data("add\nsave out.hand\nshoe\n".utf8), to: "bad.hand")
     let bad = try run(["-n", "--seed", "42", "bad.hand"])
-    XCTAssertEqual(bad.out, "")
-    XCTAssertEqual(bad.err, "bad.hand:3:1: error: unknown command 'shoe' (did you mean 'show'?)\n")
-    XCTAssertEqual(bad.status, 1)
+    assertOutcome(
+      bad, out: "", err: "bad.hand:3:1: error: unknown command 'shoe' (did you mean 'show'?)\n",
+      status: 1)
     XCTAssertFalse(exists("out.hand"), "-n ran save")
   }
 
@@ -358,15 +347,11 @@ final class EndToEndTests: XCTestCase {
       + Data("\nshow\n".utf8)
     let result = try runScript(text)
     assertNoCrash(result)
-    XCTAssertEqual(result.out, "7♥\n1  7♥\n")
-    XCTAssertEqual(result.err, "")
-    XCTAssertEqual(result.status, 0)
+    assertOutcome(result, out: "7♥\n1  7♥\n", err: "", status: 0)
 
     let streamed = try run(["--seed", "42", "-"], stdin: text)
     assertNoCrash(streamed)
-    XCTAssertEqual(streamed.out, "7♥\n1  7♥\n")
-    XCTAssertEqual(streamed.err, "")
-    XCTAssertEqual(streamed.status, 0)
+    assertOutcome(streamed, out: "7♥\n1  7♥\n", err: "", status: 0)
   }
 
   /// A 10 MB line of `;`: ten million blank commands.
@@ -374,9 +359,7 @@ final class EndToEndTests: XCTestCase {
     let text = Data(repeating: UInt8(ascii: ";"), count: 10_000_000) + Data("\nadd\n".utf8)
     let result = try runScript(text)
     assertNoCrash(result)
-    XCTAssertEqual(result.out, "7♥\n")
-    XCTAssertEqual(result.err, "")
-    XCTAssertEqual(result.status, 0)
+    assertOutcome(result, out: "7♥\n", err: "", status: 0)
   }
 
   /// A word of a million characters, as a command and as a card.
@@ -413,19 +396,13 @@ final class EndToEndTests: XCTestCase {
   func testCRLF() throws {
     let result = try runScript(Data("add\r\nadd\r\ndel 2\r\nshow\r\n".utf8))
     assertNoCrash(result)
-    XCTAssertEqual(result.out, "7♥\n3♣ 7♥\n3♣\n1  3♣\n")
-    XCTAssertEqual(result.err, "")
-    XCTAssertEqual(result.status, 0)
+    assertOutcome(result, out: "7♥\n3♣ 7♥\n3♣\n1  3♣\n", err: "", status: 0)
 
     let command = try run(["--seed", "42", "-c", "add\r\nshow\r"])
-    XCTAssertEqual(command.out, "7♥\n1  7♥\n")
-    XCTAssertEqual(command.err, "")
-    XCTAssertEqual(command.status, 0)
+    assertOutcome(command, out: "7♥\n1  7♥\n", err: "", status: 0)
 
     let streamed = try run(["--seed", "42"], stdin: Data("add\r\nshow\r\n".utf8))
-    XCTAssertEqual(streamed.out, "7♥\n1  7♥\n")
-    XCTAssertEqual(streamed.err, "")
-    XCTAssertEqual(streamed.status, 0)
+    assertOutcome(streamed, out: "7♥\n1  7♥\n", err: "", status: 0)
   }
 
   /// A lone `\r` inside a line is part of the word, escaped.
@@ -442,24 +419,16 @@ final class EndToEndTests: XCTestCase {
   func testByteOrderMark() throws {
     let result = try runScript(Data("\u{FEFF}add\nshow\n".utf8))
     assertNoCrash(result)
-    XCTAssertEqual(result.out, "7♥\n1  7♥\n")
-    XCTAssertEqual(result.err, "")
-    XCTAssertEqual(result.status, 0)
+    assertOutcome(result, out: "7♥\n1  7♥\n", err: "", status: 0)
 
     let bogus = try runScript(Data("\u{FEFF}bogus\n".utf8))
-    XCTAssertEqual(bogus.out, "")
-    XCTAssertEqual(bogus.err, "in.hand:1:1: error: unknown command 'bogus'\n")
-    XCTAssertEqual(bogus.status, 1)
+    assertOutcome(bogus, out: "", err: "in.hand:1:1: error: unknown command 'bogus'\n", status: 1)
 
     let streamed = try run(["--seed", "42", "-"], stdin: Data("\u{FEFF}add\n".utf8))
-    XCTAssertEqual(streamed.out, "7♥\n")
-    XCTAssertEqual(streamed.err, "")
-    XCTAssertEqual(streamed.status, 0)
+    assertOutcome(streamed, out: "7♥\n", err: "", status: 0)
 
     let command = try run(["--seed", "42", "-c", "\u{FEFF}add"])
-    XCTAssertEqual(command.out, "7♥\n")
-    XCTAssertEqual(command.err, "")
-    XCTAssertEqual(command.status, 0)
+    assertOutcome(command, out: "7♥\n", err: "", status: 0)
   }
 
   func testOnlySemicolons() throws {
@@ -496,26 +465,20 @@ final class EndToEndTests: XCTestCase {
   func testEmptyFile() throws {
     let result = try runScript(Data())
     assertNoCrash(result)
-    XCTAssertEqual(result.out, "")
-    XCTAssertEqual(result.err, "")
-    XCTAssertEqual(result.status, 0)
+    assertOutcome(result, out: "", err: "", status: 0)
   }
 
   func testNoFinalNewline() throws {
     let result = try runScript(Data("add\nadd".utf8))
     assertNoCrash(result)
-    XCTAssertEqual(result.out, "7♥\n3♣ 7♥\n")
-    XCTAssertEqual(result.err, "")
-    XCTAssertEqual(result.status, 0)
+    assertOutcome(result, out: "7♥\n3♣ 7♥\n", err: "", status: 0)
 
     let streamed = try run(["--seed", "42", "-"], stdin: Data("add\nadd".utf8))
     XCTAssertEqual(streamed.out, "7♥\n3♣ 7♥\n")
     XCTAssertEqual(streamed.status, 0)
 
     let bad = try runScript(Data("add\nbogus".utf8))
-    XCTAssertEqual(bad.out, "")
-    XCTAssertEqual(bad.err, "in.hand:2:1: error: unknown command 'bogus'\n")
-    XCTAssertEqual(bad.status, 1)
+    assertOutcome(bad, out: "", err: "in.hand:2:1: error: unknown command 'bogus'\n", status: 1)
   }
 
   // MARK: - Faults (§6, §7)
@@ -540,9 +503,9 @@ final class EndToEndTests: XCTestCase {
 
     let result = try run(["--seed", "42", "-c", "add; save d; show"])
     assertNoCrash(result)
-    XCTAssertEqual(result.out, "7♥\n")
-    XCTAssertEqual(result.err, "<command line>:1:6: error: cannot write d: Is a directory\n")
-    XCTAssertEqual(result.status, 1)
+    assertOutcome(
+      result, out: "7♥\n", err: "<command line>:1:6: error: cannot write d: Is a directory\n",
+      status: 1)
 
     var isFolder: ObjCBool = false
     XCTAssertTrue(FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder))
@@ -656,17 +619,14 @@ final class EndToEndTests: XCTestCase {
       at: folder.appendingPathComponent("adir"), withIntermediateDirectories: false)
     let result = try run(["--seed", "42", "adir"])
     assertNoCrash(result)
-    XCTAssertEqual(result.out, "")
-    XCTAssertEqual(result.err, "handsh: cannot open 'adir': Is a directory\n")
-    XCTAssertEqual(result.status, 2)
+    assertOutcome(result, out: "", err: "handsh: cannot open 'adir': Is a directory\n", status: 2)
   }
 
   func testScriptThatDoesNotExist() throws {
     let result = try run(["--seed", "42", "x.hand"])
     assertNoCrash(result)
-    XCTAssertEqual(result.out, "")
-    XCTAssertEqual(result.err, "handsh: cannot open 'x.hand': No such file or directory\n")
-    XCTAssertEqual(result.status, 2)
+    assertOutcome(
+      result, out: "", err: "handsh: cannot open 'x.hand': No such file or directory\n", status: 2)
   }
 
   /// A FIFO as SCRIPT is read to its end, then checked and run: a syntax
@@ -674,15 +634,13 @@ final class EndToEndTests: XCTestCase {
   func testScriptThatIsAFIFO() throws {
     let good = try runFIFO(chunks: ["add\n", "add\nshow\n"])
     assertNoCrash(good)
-    XCTAssertEqual(good.out, "7♥\n3♣ 7♥\n1  3♣\n2  7♥\n")
-    XCTAssertEqual(good.err, "")
-    XCTAssertEqual(good.status, 0)
+    assertOutcome(good, out: "7♥\n3♣ 7♥\n1  3♣\n2  7♥\n", err: "", status: 0)
 
     let late = try runFIFO(chunks: ["add\n", "show\nbogus\n"])
     assertNoCrash(late)
-    XCTAssertEqual(late.out, "", "handsh ran the FIFO before reading it to its end")
-    XCTAssertEqual(late.err, "fifo.hand:3:1: error: unknown command 'bogus'\n")
-    XCTAssertEqual(late.status, 1)
+    // Nothing on stdout: the FIFO was read to its end before anything ran.
+    assertOutcome(
+      late, out: "", err: "fifo.hand:3:1: error: unknown command 'bogus'\n", status: 1)
   }
 
   // MARK: - Helpers
@@ -847,6 +805,16 @@ final class EndToEndTests: XCTestCase {
   }
 
   /// No crash: ended by exit (not a signal) with status 0, 1 or 2, in time.
+  /// Checks all three results of a run at once: stdout, stderr and status.
+  private func assertOutcome(
+    _ result: Outcome, out: String, err: String, status: Int32, _ label: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+  ) {
+    XCTAssertEqual(result.out, out, "\(label) stdout", file: file, line: line)
+    XCTAssertEqual(result.err, err, "\(label) stderr", file: file, line: line)
+    XCTAssertEqual(result.status, status, "\(label) status", file: file, line: line)
+  }
+
   private func assertNoCrash(
     _ result: Outcome, _ label: String = "", file: StaticString = #filePath, line: UInt = #line
   ) {
