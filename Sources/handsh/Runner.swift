@@ -38,7 +38,9 @@ struct Runner {
   mutating func check(_ line: Line, source: String?) -> Int {
     var parser = LineParser(line.bytes, knownASCII: line.isASCII)
     var errors = 0
-    while let item = parser.next() {
+    while true {
+      let item = parser.nextItem()
+      if case .end = item { break }
       if case .error(let error) = item {
         report(error.message, line: line.number, column: error.column, source: source)
         errors += 1
@@ -54,7 +56,9 @@ struct Runner {
   mutating func run(_ line: Line, source: String?, from first: Int = 0) -> Flow {
     var parser = LineParser(line.bytes, knownASCII: line.isASCII)
     var index = -1
-    while let item = parser.next() {
+    while true {
+      let item = parser.nextItem()
+      if case .end = item { break }
       index += 1
       guard case .command(let command, let span) = item, index >= first else { continue }
       var failure: CommandError?
@@ -132,8 +136,9 @@ struct Runner {
       guard case .line(let line) = event else { return true }
       var parser = LineParser(line.bytes, knownASCII: line.isASCII)
       var index = 0
-      while let item = parser.next() {
-        switch consume item {
+      loop: while true {
+        switch parser.nextItem() {
+        case .end: break loop
         case .error(let error):
           report(error.message, line: line.number, column: error.column, source: name)
           errors += 1

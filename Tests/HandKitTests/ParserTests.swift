@@ -137,6 +137,18 @@ import Testing
     #expect(safeText([0x61, 0xE2, 0x99, 0x62]) == "a\\xE2\\x99b")
   }
 
+  @Test func nextItemEndsWithEndAndStaysThere() {
+    var bytes = Array("add; ; show # x".utf8)
+    bytes.withUnsafeBufferPointer { buffer in
+      var parser = LineParser(buffer)
+      #expect(parser.nextItem() == .command(.add(nil), span: 0..<3))
+      #expect(parser.nextItem() == .command(.show, span: 7..<11))
+      #expect(parser.nextItem() == .end)
+      #expect(parser.nextItem() == .end)
+      #expect(parser.next() == nil)
+    }
+  }
+
   @Test func echoWordsKeepQuotes() {
     var bytes = Array(#"  save   "a b"   # x"#.utf8)
     bytes.withUnsafeBufferPointer { buffer in
