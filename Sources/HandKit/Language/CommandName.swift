@@ -23,15 +23,14 @@ public enum CommandName: String, CaseIterable, Sendable {
   /// The name that `word` spells exactly, if any. Names are short ASCII
   /// words, so the word's bytes, read as a little-endian number, are the key:
   /// one switch, no String, no allocation (this runs once per command).
-  public init?<Bytes: Collection<UInt8>>(spelling word: Bytes) {
+  public init?(spelling word: UnsafeBufferPointer<UInt8>) {
     guard word.count <= 7 else { return nil }
     var key: UInt64 = 0
-    var shift: UInt64 = 0
-    for byte in word {
+    for i in 0..<word.count {
       // Lowercase letters only, so that no byte (NUL above all) is lost.
-      guard byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") else { return nil }
-      key |= UInt64(byte) << shift
-      shift += 8
+      let byte = word[i]
+      guard byte &- UInt8(ascii: "a") <= 25 else { return nil }
+      key |= UInt64(byte) << UInt64(8 * i)
     }
     switch key {
     case 0x64_6461: self = .add

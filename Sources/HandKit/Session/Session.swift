@@ -31,14 +31,6 @@ public struct Session: Sendable {
   public mutating func apply(
     _ command: Command, written: String? = nil, freshSeed: () -> UInt64
   ) throws(CommandError) -> Outcome {
-    let outcome = try apply(command, freshSeed)
-    if let written, case .changed = outcome, command.isSpelledAsWritten { history.spell(written) }
-    return outcome
-  }
-
-  private mutating func apply(
-    _ command: Command, _ freshSeed: () -> UInt64
-  ) throws(CommandError) -> Outcome {
     let now = history.current
     switch command {
     case .add(let wanted):
@@ -59,11 +51,13 @@ public struct Session: Sendable {
         .add(card))
     case .delete(let position):
       let index = try now.index(of: position)
-      push(now, hand: now.hand.removing(at: index), .delete(UInt8(position)))
+      push(now, hand: now.hand.removing(at: index), .delete(UInt8(position)), written: written)
     case .move(let from, let to):
       let (a, b) = (try now.index(of: from), try now.index(of: to))
       guard a != b else { return .nothing }
-      push(now, hand: now.hand.moving(from: a, to: b), .move(UInt8(from), UInt8(to)))
+      push(
+        now, hand: now.hand.moving(from: a, to: b), .move(UInt8(from), UInt8(to)),
+        written: written)
     case .undo(let steps):
       guard history.undoDepth > 0 else { throw .nothingToUndo }
       guard steps <= history.undoDepth else { throw .cannotUndo(steps, only: history.undoDepth) }
@@ -84,6 +78,7 @@ public struct Session: Sendable {
       history.push(
         Version(
           hand: now.hand, deck: now.deck, game: now.game, limit: limit, step: .limit(UInt8(limit))))
+      if let written { history.spell(written) }
     case .expect(let cards):
       guard Hand(cards) == now.hand else {
         throw .unexpectedHand(expected: cards, actual: now.hand)
@@ -99,9 +94,14 @@ public struct Session: Sendable {
     return .changed
   }
 
-  private mutating func push(_ now: Version, hand: Hand, deck: Deck? = nil, _ step: Step) {
+  /// Adds the version that `step` makes of `now`; `written` is how the
+  /// command was typed, when `history` must show it so.
+  private mutating func push(
+    _ now: Version, hand: Hand, deck: Deck? = nil, _ step: Step, written: String? = nil
+  ) {
     history.push(
       Version(hand: hand, deck: deck ?? now.deck, game: now.game, limit: now.limit, step: step))
+    if let written { history.spell(written) }
   }
 
   /// A script that rebuilds the current version (SPEC §7): the game's seed,
@@ -134,17 +134,6 @@ extension Step {
     case .move(let from, let to): "mv \(from) \(to)"
     case .limit(let limit): "limit \(limit)"
     case .new: "new \(seed)"
-    }
-  }
-}
-
-extension Command {
-  /// Whether `history` writes this command as it was typed: not `add` (it
-  /// shows the card drawn), `new` (its seed) or `undo`/`redo` (no version).
-  var isSpelledAsWritten: Bool {
-    switch self {
-    case .delete, .move, .limit(.some): true
-    default: false
     }
   }
 }
