@@ -22,13 +22,6 @@ static inline void handsh_rl_set_completer(rl_completion_func_t *f) {
 /// Stops readline from completing file names when ours finds nothing.
 static inline void handsh_rl_completion_over(void) { rl_attempted_completion_over = 1; }
 static inline const char *handsh_rl_line_buffer(void) { return rl_line_buffer; }
-static inline int handsh_rl_version(void) { return rl_readline_version; }
-static inline void handsh_rl_set_basic_word_break(const char *chars) {
-  rl_basic_word_break_characters = strdup(chars);
-}
-static inline void handsh_rl_set_instream(FILE *in) { rl_instream = in; }
-static inline void handsh_rl_set_outstream(FILE *out) { rl_outstream = out; }
-static inline void handsh_rl_clear_pending(void) { rl_done = 0; }
 
 /// The newest line of the history list, or NULL when it is empty.
 static inline const char *handsh_last_history_line(void) {
