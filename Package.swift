@@ -17,9 +17,12 @@ let package = Package(
       pkgConfig: "readline",
       providers: [.apt(["libreadline-dev"])]
     ),
-    // The thin shell: options, line sources, output, the prompt.
-    .executableTarget(name: "handsh", dependencies: ["HandKit", "CReadline"]),
+    // The shell around the core: modes, options, line sources, the runner,
+    // output, saving, the prompt. All of it testable in-process.
+    .target(name: "HandshCLI", dependencies: ["HandKit", "CReadline"]),
+    // The executable: hands argv to HandshCLI and exits with its status.
+    .executableTarget(name: "handsh", dependencies: ["HandshCLI"]),
     .testTarget(name: "HandKitTests", dependencies: ["HandKit"]),
-    .testTarget(name: "handshTests", dependencies: ["handsh", "HandKit"]),
+    .testTarget(name: "handshTests", dependencies: ["handsh", "HandshCLI", "HandKit"]),
   ]
 )

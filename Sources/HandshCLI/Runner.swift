@@ -26,7 +26,11 @@ struct Runner {
     switch options.color {
     case .always: color = true
     case .never: color = false
-    case .auto: color = System.isTerminal(1) && (System.environment("NO_COLOR") ?? "").isEmpty
+    case .auto:
+      // TERM=dumb (an Emacs shell buffer) is a terminal that shows escapes raw.
+      color =
+        Platform.isTerminal(1) && Platform.environment("TERM") != "dumb"
+        && (Platform.environment("NO_COLOR") ?? "").isEmpty
     }
     renderer = Renderer(style: Style(ascii: options.ascii, color: color, json: options.json))
   }
@@ -74,9 +78,12 @@ struct Runner {
         report(
           renderer.message(for: failure), line: line.number,
           column: parser.column(at: span.lowerBound), source: source)
-        if !options.keepGoing && source != nil { return .stop }
+        // At the prompt the rest of the line is skipped; a script stops.
+        if source == nil { return .next }
+        if !options.keepGoing { return .stop }
       }
       output.flushIfFull()
+      if output.failure != nil { return .stop }
     }
     return .next
   }
@@ -112,7 +119,7 @@ struct Runner {
     case .help(let topic): output.buffer.append(contentsOf: helpText(topic).utf8)
     case .save(let file, let script):
       if let code = writeAtomically(script, to: file) {
-        return .cannotWrite(file: file, reason: System.describe(code))
+        return .cannotWrite(file: file, reason: Platform.describe(code))
       }
     }
     return nil
@@ -202,6 +209,7 @@ struct Runner {
       switch event {
       case .waiting:
         output.flush()
+        if output.failure != nil { return false }
       case .line(let line):
         if check(line, source: name) > 0 {
           failed = true
@@ -224,10 +232,10 @@ struct Runner {
   mutating func report(_ message: String, line: Int, column: Int, source: String?) {
     output.flush()
     if let source {
-      System.printError(
+      Platform.printError(
         diagnostic(message, at: SourceLocation(source: source, line: line, column: column)))
     } else {
-      System.printError("error: " + message)
+      Platform.printError("error: " + message)
     }
   }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Writes `text` to `path` atomically: a temporary file in the same folder,
 /// flushed to disk, then renamed over `path`, so a failure leaves any older
 /// file intact. Signals that end handsh wait until the temporary file is gone.
@@ -30,7 +26,7 @@ func writeAtomically(_ text: String, to path: String) -> Int32? {
   var failure: Int32? = fchmod(fd, 0o666 & ~mask) == 0 ? nil : errno
   if failure == nil {
     var bytes = text
-    failure = bytes.withUTF8 { System.write(fd, UnsafeRawBufferPointer($0)) }
+    failure = bytes.withUTF8 { Platform.write(fd, UnsafeRawBufferPointer($0)) }
   }
   if failure == nil, fsync(fd) != 0 { failure = errno }
   if close(fd) != 0, failure == nil { failure = errno }

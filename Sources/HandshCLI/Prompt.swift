@@ -1,10 +1,6 @@
 import CReadline
 import HandKit
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The interactive prompt on GNU readline's callback interface: `poll` on
 /// the terminal and a self-pipe that signal handlers write to, so Ctrl-C can
 /// drop the line being typed and leave readline's state clean (SPEC §8).
@@ -14,7 +10,7 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   defer { Prompt.stop() }
   if !runner.options.quiet {
     let seed = runner.session.history.seed(of: runner.session.current)
-    System.printError(
+    Platform.printError(
       "handsh \(handshVersion), seed \(seed): type 'help' for commands, Ctrl-D to quit")
   }
   var history = HistoryFile(path: HistoryFile.defaultPath())
@@ -68,7 +64,7 @@ enum Prompt {
   }
 
   static func stop() {
-    for signal in [SIGINT, SIGWINCH, SIGTERM, SIGHUP] { Glibc.signal(signal, SIG_DFL) }
+    for number in [SIGINT, SIGWINCH, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
   }
 
   /// Keeps the completion's view of the session current.
@@ -81,7 +77,7 @@ enum Prompt {
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { number in
       var byte = UInt8(truncatingIfNeeded: number)
-      _ = Glibc.write(Prompt.signalPipe.write, &byte, 1)
+      _ = write(Prompt.signalPipe.write, &byte, 1)
     }
     sigemptyset(&action.sa_mask)
     action.sa_flags = 0
@@ -126,7 +122,7 @@ enum Prompt {
 
   private static func handleSignals() {
     var byte: UInt8 = 0
-    while Glibc.read(signalPipe.read, &byte, 1) == 1 {
+    while read(signalPipe.read, &byte, 1) == 1 {
       switch Int32(byte) {
       case SIGINT:
         // Drop the line being typed and start afresh on a new line.
@@ -135,7 +131,7 @@ enum Prompt {
         rl_cleanup_after_signal()
         rl_callback_handler_remove()
         rl_replace_line("", 0)
-        _ = Glibc.write(1, "\n", 1)
+        _ = write(1, "\n", 1)
         installLineHandler()
       case SIGWINCH:
         rl_resize_terminal()
@@ -144,9 +140,9 @@ enum Prompt {
         // Then die of the signal itself, so the parent sees how handsh ended.
         rl_callback_handler_remove()
         rl_cleanup_after_signal()
-        Glibc.signal(Int32(byte), SIG_DFL)
+        signal(Int32(byte), SIG_DFL)
         raise(Int32(byte))
-        Glibc.exit(128 + Int32(byte))
+        exit(128 + Int32(byte))
       }
     }
   }

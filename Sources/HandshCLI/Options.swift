@@ -1,47 +1,47 @@
 import HandKit
 
 /// When to colour red cards.
-enum ColorChoice: String, CaseIterable {
+package enum ColorChoice: String, CaseIterable {
   case auto, always, never
 }
 
 /// The command line, parsed by GNU rules (SPEC §6).
-struct Options: Equatable {
-  var command: [UInt8]?
-  var seed: UInt64?
-  var limit = 5
-  var keepGoing = false
-  var checkOnly = false
-  var quiet = false
-  var interactive = false
-  var echo = false
-  var json = false
-  var ascii = false
-  var color = ColorChoice.auto
-  var help = false
-  var version = false
+package struct Options: Equatable {
+  package var command: [UInt8]?
+  package var seed: UInt64?
+  package var limit = 5
+  package var keepGoing = false
+  package var checkOnly = false
+  package var quiet = false
+  package var interactive = false
+  package var echo = false
+  package var json = false
+  package var ascii = false
+  package var color = ColorChoice.auto
+  package var help = false
+  package var version = false
   /// The SCRIPT operand: a path, or `-` for stdin, as raw bytes.
-  var script: [UInt8]?
+  package var script: [UInt8]?
 }
 
 /// A usage error: what `handsh:` says before exiting with status 2.
-struct UsageError: Error, Equatable {
-  let message: String
+package struct UsageError: Error, Equatable {
+  package let message: String
 }
 
 /// One option of the table: its names, whether it takes a value, and what
 /// it does to `Options`.
-struct OptionSpec: Sendable {
-  let short: Character?
-  let long: String
-  let value: String?
-  let help: String
-  let apply: @Sendable (inout Options, [UInt8]) throws(UsageError) -> Void
+package struct OptionSpec: Sendable {
+  package let short: Character?
+  package let long: String
+  package let value: String?
+  package let help: String
+  package let apply: @Sendable (inout Options, [UInt8]) throws(UsageError) -> Void
 }
 
 extension Options {
   /// Every option, in the order `--help` lists them.
-  static let table: [OptionSpec] = [
+  package static let table: [OptionSpec] = [
     OptionSpec(
       short: "c", long: "command", value: "TEXT",
       help: "run TEXT (commands separated by ; or new lines) instead of a script"
@@ -120,7 +120,7 @@ extension Options {
   /// `-s42` or `-s 42`, grouped flags (`-kq`), and `--` to end the options.
   /// Arguments are raw bytes, so `-c` text and a SCRIPT path reach the
   /// parser and `open` as given, invalid UTF-8 included.
-  init(parsing arguments: [[UInt8]]) throws(UsageError) {
+  package init(parsing arguments: [[UInt8]]) throws(UsageError) {
     self.init()
     var operands: [[UInt8]] = []
     var i = 0
@@ -184,7 +184,7 @@ extension Options {
   }
 
   /// The same, for arguments that are Swift strings (tests).
-  init(parsing arguments: [String]) throws(UsageError) {
+  package init(parsing arguments: [String]) throws(UsageError) {
     try self.init(parsing: arguments.map { Array($0.utf8) })
   }
 
@@ -204,7 +204,7 @@ extension Options {
   }
 
   /// `handsh --help`: usage and every option of the table.
-  static var usage: String {
+  package static var usage: String {
     var lines = [
       "Usage: handsh [OPTIONS] [SCRIPT | -]",
       "A shell for a hand of playing cards: runs SCRIPT, -c TEXT, or stdin;",

@@ -1,9 +1,5 @@
 import HandKit
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// One line of input, without its line break, a trailing `\r`, or the
 /// byte-order mark of the first line.
 struct Line {

@@ -1,10 +1,6 @@
 import CReadline
 import HandKit
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The prompt's history file (SPEC §8): each entered line is appended as it
 /// is entered, so a crash loses nothing and sessions that end one after the
 /// other both keep their lines; the file keeps the last 1000 lines and has
@@ -22,8 +18,8 @@ struct HistoryFile {
   /// `$HANDSH_HISTORY` when set (set and empty: none), else
   /// `~/.handsh_history`.
   static func defaultPath() -> String? {
-    if let chosen = System.environment("HANDSH_HISTORY") { return chosen.isEmpty ? nil : chosen }
-    guard let home = System.environment("HOME"), !home.isEmpty else { return nil }
+    if let chosen = Platform.environment("HANDSH_HISTORY") { return chosen.isEmpty ? nil : chosen }
+    guard let home = Platform.environment("HOME"), !home.isEmpty else { return nil }
     return home + (home.hasSuffix("/") ? "" : "/") + ".handsh_history"
   }
 
@@ -60,6 +56,6 @@ struct HistoryFile {
   private mutating func report(_ what: String, _ code: Int32) {
     guard !reported, let path else { return }
     reported = true
-    System.printError("handsh: \(what) '\(safeText(path.utf8))': \(System.describe(code))")
+    Platform.printError("handsh: \(what) '\(safeText(path.utf8))': \(Platform.describe(code))")
   }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Buffered standard output: renderers append bytes, and the buffer goes out
 /// in large writes, before any read that may block, and at the end.
 ///
@@ -16,6 +12,8 @@ struct Output {
   private var held: [[UInt8]] = []
   private(set) var heldBytes = 0
   private(set) var isHolding = false
+  /// The errno of the first failed write (a full disk, a closed pipe).
+  private(set) var failure: Int32?
 
   init(fd: Int32 = 1) {
     self.fd = fd
@@ -62,12 +60,10 @@ struct Output {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  /// A closed pipe ends handsh quietly, like `cat`; any other write error is
-  /// reported and gives exit status 1.
-  private func write(_ bytes: [UInt8]) {
-    guard let failure = bytes.withUnsafeBytes({ System.write(fd, $0) }) else { return }
-    if failure == EPIPE { System.exit(1) }
-    System.printError("handsh: write error: \(System.describe(failure))")
-    System.exit(1)
+  /// Writes `bytes` out; after the first failure nothing more is written,
+  /// and the loop stops at its next line (handsh(1), EXIT STATUS).
+  private mutating func write(_ bytes: [UInt8]) {
+    guard failure == nil else { return }
+    failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
   }
 }

@@ -1,0 +1,112 @@
+import HandKit
+
+/// The version `--version` and the banner print.
+package let handshVersion = "1.0.0"
+
+/// What a command line asks handsh to do (handsh(1), DESCRIPTION).
+package enum Mode: Equatable {
+  /// `--help` or `--version`: print and exit 0.
+  case help, version
+  /// A SCRIPT or `-c` text: checked whole, then run; with `-i`, the prompt
+  /// (or stdin, without a terminal) follows.
+  case text(source: TextSource, thenInteractive: Bool)
+  /// Commands from stdin, run line by line as they arrive.
+  case stdin
+  /// The readline prompt.
+  case prompt
+
+  package enum TextSource: Equatable {
+    case command([UInt8])
+    case script([UInt8])
+  }
+
+  /// The mode for `options`, given which standard streams are terminals:
+  /// the prompt needs stdin to be one, and stdout or stderr to draw on.
+  package init(_ options: Options, stdin: Bool, stdout: Bool, stderr: Bool) {
+    let terminal = stdin && (stdout || stderr)
+    if options.help {
+      self = .help
+    } else if options.version {
+      self = .version
+    } else if let command = options.command {
+      self = .text(source: .command(command), thenInteractive: options.interactive)
+    } else if let script = options.script, script != [UInt8(ascii: "-")] {
+      self = .text(source: .script(script), thenInteractive: options.interactive)
+    } else if terminal && !options.checkOnly && options.script == nil {
+      // The prompt runs what is typed, so -n (run nothing) checks stdin instead.
+      self = .prompt
+    } else {
+      self = .stdin
+    }
+  }
+}
+
+/// The whole of handsh behind `main`: parses the arguments, runs the mode
+/// they ask for, and returns the exit status. Only `main` exits.
+package enum Handsh {
+  package static func run(arguments: [[UInt8]]) -> Int32 {
+    let options: Options
+    do {
+      options = try Options(parsing: arguments)
+    } catch {
+      Platform.printError("handsh: \(error.message)")
+      Platform.printError("Try 'handsh --help' for more information.")
+      return 2
+    }
+    let mode = Mode(
+      options, stdin: Platform.isTerminal(0), stdout: Platform.isTerminal(1),
+      stderr: Platform.isTerminal(2))
+    var runner = Runner(options: options, seed: options.seed ?? UInt64.random(in: .min ... .max))
+    let status = run(mode, &runner)
+    runner.output.flush()
+    if let failure = runner.output.failure {
+      // A closed pipe ends handsh quietly, like `cat`.
+      if failure != EPIPE {
+        Platform.printError("handsh: write error: \(Platform.describe(failure))")
+      }
+      return 1
+    }
+    return status
+  }
+
+  private static func run(_ mode: Mode, _ runner: inout Runner) -> Int32 {
+    switch mode {
+    case .help, .version:
+      runner.output.buffer.append(
+        contentsOf: (mode == .help ? Options.usage : "handsh \(handshVersion)\n").utf8)
+      return 0
+    case .prompt:
+      return runPrompt(&runner)
+    case .stdin:
+      var stdin = StreamLines(fd: 0)
+      _ = runner.runStream(&stdin, name: "<stdin>")
+      return runner.failed ? 1 : 0
+    case .text(let source, let interactive):
+      let flow: Flow
+      switch source {
+      case .command(let text):
+        flow = runner.runText(text, name: "<command line>")
+      case .script(let path):
+        switch readFile(path) {
+        case .success(let text):
+          flow = runner.runText(text, name: safeText(path))
+        case .failure(let error):
+          Platform.printError(
+            "handsh: cannot open '\(safeText(path))': \(Platform.describe(error.code))")
+          return 2
+        }
+      }
+      guard interactive && !runner.options.checkOnly && flow != .quit else {
+        return runner.failed ? 1 : 0
+      }
+      if Platform.isTerminal(0) && (Platform.isTerminal(1) || Platform.isTerminal(2)) {
+        runner.output.flush()
+        return runPrompt(&runner)
+      }
+      // -i without a terminal: go on with stdin, as the prompt would.
+      var stdin = StreamLines(fd: 0)
+      _ = runner.runStream(&stdin, name: nil)
+      return 0
+    }
+  }
+}
