@@ -23,6 +23,7 @@ let package = Package(
     // The executable: hands argv to HandshCLI and exits with its status.
     .executableTarget(name: "handsh", dependencies: ["HandshCLI"]),
     .testTarget(name: "HandKitTests", dependencies: ["HandKit"]),
+    .testTarget(name: "HandshCLITests", dependencies: ["HandshCLI", "HandKit"]),
     .testTarget(name: "handshTests", dependencies: ["handsh", "HandshCLI", "HandKit"]),
   ]
 )

@@ -22,11 +22,16 @@ package struct Options: Equatable {
   package var version = false
   /// The SCRIPT operand: a path, or `-` for stdin, as raw bytes.
   package var script: [UInt8]?
+
+  /// The defaults: no SCRIPT, limit 5, colour when a terminal shows it.
+  package init() {}
 }
 
 /// A usage error: what `handsh:` says before exiting with status 2.
 package struct UsageError: Error, Equatable {
   package let message: String
+
+  package init(message: String) { self.message = message }
 }
 
 /// One option of the table: its names, whether it takes a value, and what
