@@ -55,7 +55,7 @@ extension Options {
       short: "s", long: "seed", value: "N", help: "seed of the first game (0-18446744073709551615)"
     ) {
       options, text throws(UsageError) in
-      guard let seed = UInt64(decimal: text) else {
+      guard let seed = UInt64(decimalDigits: text) else {
         throw UsageError(
           message:
             "invalid seed '\(safeText(text))': expected a whole number from 0 to 18446744073709551615"
@@ -68,7 +68,7 @@ extension Options {
       help: "the most cards a hand can hold, 1-52 (default 5)"
     ) {
       options, text throws(UsageError) in
-      guard let limit = UInt64(decimal: text), (1...52).contains(limit) else {
+      guard let limit = UInt64(decimalDigits: text), (1...52).contains(limit) else {
         throw UsageError(
           message: "invalid limit '\(safeText(text))': expected a whole number from 1 to 52")
       }
@@ -232,15 +232,5 @@ extension Options {
       "failed, 2 for a usage error. See handsh(1) for the language.",
     ]
     return lines.joined(separator: "\n") + "\n"
-  }
-}
-
-extension UInt64 {
-  /// Decimal digits only: no sign, no spaces, no other bases.
-  init?(decimal text: [UInt8]) {
-    guard !text.isEmpty, text.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-      let value = UInt64(String(decoding: text, as: UTF8.self))
-    else { return nil }
-    self = value
   }
 }

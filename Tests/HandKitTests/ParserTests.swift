@@ -162,3 +162,31 @@ import Testing
     }
   }
 }
+
+/// `CommandName(spelling:)` matches each name by a packed numeric key: every
+/// name of the table, and nothing else, must come back.
+struct CommandNameSpellingTests {
+  private func name(_ text: String) -> CommandName? {
+    Array(text.utf8).withUnsafeBufferPointer { CommandName(spelling: $0) }
+  }
+
+  @Test func everyNameSpellsItself() {
+    for command in CommandName.allCases {
+      #expect(name(command.rawValue) == command, "\(command.rawValue)")
+    }
+  }
+
+  @Test func nearMissesAreNotNames() {
+    for command in CommandName.allCases {
+      let text = command.rawValue
+      #expect(name(text.uppercased()) == nil)
+      #expect(name(String(text.dropLast())) == nil, "\(text) minus its last letter")
+      #expect(name(text + "s") == nil || CommandName(rawValue: text + "s") != nil)
+      #expect(name(text + "\0") == nil, "\(text) with a NUL")
+      #expect(name("\0" + text) == nil, "NUL then \(text)")
+    }
+    for text in ["", "a", "historyx", "\u{FF}dd", "ad\u{80}"] {
+      #expect(name(text) == nil, "'\(text)'")
+    }
+  }
+}

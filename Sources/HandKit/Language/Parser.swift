@@ -12,7 +12,7 @@ public enum ParsedItem: Sendable, Equatable {
 /// Reads the commands of one line (SPEC §4), left to right, without
 /// allocating for the common case. The line holds no line break; the caller
 /// has removed a trailing `\r` and a byte-order mark.
-public struct LineParser {
+public struct LineParser: IteratorProtocol {
   private let line: UnsafeBufferPointer<UInt8>
   private var offset = 0
   private var finished = false
@@ -21,7 +21,7 @@ public struct LineParser {
   private var counted = (offset: 0, column: 1)
   /// Whether an argument of the last command read starts with a zero and
   /// goes on (`del 02`): then `history` must show it as written.
-  public private(set) var lastCommandHasPaddedNumber = false
+  private(set) var lastCommandHasPaddedNumber = false
 
   /// `knownASCII` skips the UTF-8 check for a line the caller has already
   /// seen to be ASCII (a whole file is checked at once, far faster).
@@ -31,12 +31,12 @@ public struct LineParser {
   }
 
   /// Parses every command of `line`: a convenience for tests and tools.
-  public static func parse(_ line: String) -> [ParsedItem] {
+  package static func parse(_ line: String) -> [ParsedItem] {
     var bytes = Array(line.utf8)
     return parse(bytes: &bytes)
   }
 
-  public static func parse(bytes: inout [UInt8]) -> [ParsedItem] {
+  package static func parse(bytes: inout [UInt8]) -> [ParsedItem] {
     bytes.withUnsafeBufferPointer { buffer in
       var parser = LineParser(buffer)
       var items: [ParsedItem] = []
@@ -373,16 +373,8 @@ public struct LineParser {
 
   /// Decimal digits only, no sign; nil when empty, not digits, or over 2^64-1.
   private static func number(_ word: Word) -> UInt64? {
-    guard !word.isQuoted, !word.bytes.isEmpty else { return nil }
-    var value: UInt64 = 0
-    for byte in word.bytes {
-      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-      let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-      let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-      guard !overflow1, !overflow2 else { return nil }
-      value = sum
-    }
-    return value
+    guard !word.isQuoted else { return nil }
+    return UInt64(decimalDigits: word.bytes)
   }
 
   private static func unknown(_ word: Word) -> Failure {
@@ -455,5 +447,23 @@ public struct LineParser {
       i += 1
     }
     return start
+  }
+}
+
+extension UInt64 {
+  /// A number as the language writes one (handsh(1), THE LANGUAGE): decimal
+  /// digits only, no sign, no spaces, no other base; nil when it overflows.
+  /// Options take their numbers the same way.
+  package init?<Digits: Collection<UInt8>>(decimalDigits digits: Digits) {
+    guard !digits.isEmpty else { return nil }
+    var value: UInt64 = 0
+    for byte in digits {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+      guard !overflow1, !overflow2 else { return nil }
+      value = sum
+    }
+    self = value
   }
 }

@@ -1,7 +1,7 @@
 /// The command name to suggest for an unknown `word` (SPEC §4): the nearest
 /// name within one edit of the word in lowercase, or two for words of four or
 /// more characters; ties go to the earlier command.
-public func suggestion(for word: String) -> CommandName? {
+package func suggestion(for word: String) -> CommandName? {
   let lowered = Array(
     word.unicodeScalars.map { ("A"..."Z").contains($0) ? Unicode.Scalar($0.value + 32) ?? $0 : $0 })
   let allowed = lowered.count >= 4 ? 2 : 1

@@ -1,11 +1,7 @@
-/// The rules of the table, as requirements with default behaviour (the
-/// talk's `conditionForAdding`): what may be added, where a card may go.
-public protocol Rules {
-  var hand: Hand { get }
-  var limit: Int { get }
-}
-
-extension Rules {
+/// The rules of the table (the talk's `conditionForAdding`): what may be
+/// added, and which positions a command may name. One place, on `Version`,
+/// the only thing they apply to.
+extension Version {
   /// Adding needs room in the hand.
   public func checkRoom() throws(CommandError) {
     guard hand.count < limit else { throw .handFull(limit: limit) }
@@ -19,5 +15,3 @@ extension Rules {
     return position - 1
   }
 }
-
-extension Version: Rules {}

@@ -15,7 +15,7 @@ public struct Session: Sendable {
   public var current: Version { history.current }
 
   /// Runs `command`; on failure nothing changes.
-  public mutating func run(
+  package mutating func run(
     _ command: Command, freshSeed: () -> UInt64
   ) -> Result<Outcome, CommandError> {
     do throws(CommandError) {
