@@ -3,9 +3,13 @@
 # Installed as share/bash-completion/completions/handsh; or sourced from
 # ~/.bashrc:   . /path/to/completions/handsh.bash
 #
-# Completes the options; the words of --color, as `--color WHEN` and as
-# `--color=WHEN`; nothing after an option that takes a number or a text;
-# and directories and .hand files for the SCRIPT argument.
+# Completes the options; the words of an option that takes one of a few,
+# as `--option WORD` and as `--option=WORD`; file names after an option
+# that takes a FILE; nothing after an option that takes a number or a
+# text; and directories and .hand files for the SCRIPT argument.
+#
+# Generated from the option table (Sources/HandshCLI/Options.swift) by
+# scripts/update-snapshots: do not edit by hand.
 
 _handsh()
 {
@@ -36,32 +40,30 @@ _handsh()
     done
 
     if [[ -z $options_done ]]; then
+        # A short option that takes a value, last in its group, is its
+        # long option.
+        [[ $prev == -[!-]* ]] && _handsh_wants_value "$prev" && prev=$(_handsh_long "$prev")
         case $prev in
             --color | --color=)
-                _handsh_add_words "always auto never" "$cur" ""
+                _handsh_add_words "auto always never" "$cur" ""
                 return 0
                 ;;
             --command | --command= | --seed | --seed= | --limit | --limit=)
                 return 0 # a text or a number: nothing to offer
                 ;;
-            -[!-]*)
-                _handsh_wants_value "$prev" && return 0
-                ;;
         esac
 
         case $cur in
             --color=*)
-                # `--color=al` as one word, when '=' is not a word break
-                _handsh_add_words "always auto never" "${cur#--color=}" "--color="
+                # `--color=WORD` as one word, when '=' is not a word break
+                _handsh_add_words "auto always never" "${cur#--color=}" "--color="
                 return 0
                 ;;
             --command=* | --seed=* | --limit=*)
                 return 0
                 ;;
             -*)
-                _handsh_add_words "-c --command -s --seed -l --limit
-                    -k --keep-going -n --check -q --quiet -i --interactive
-                    --echo --json --ascii --color -h --help -V --version" "$cur" ""
+                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color -h --help -V --version" "$cur" ""
                 return 0
                 ;;
         esac
@@ -94,6 +96,16 @@ _handsh_wants_value()
     return 1
 }
 
+# _handsh_long WORD: the long option of the last letter of WORD.
+_handsh_long()
+{
+    case ${1: -1} in
+        c) echo --command ;;
+        s) echo --seed ;;
+        l) echo --limit ;;
+    esac
+}
+
 # _handsh_add_words WORDS CUR PREFIX: adds each of WORDS that starts with CUR
 # to COMPREPLY, with PREFIX in front.
 _handsh_add_words()
@@ -102,6 +114,17 @@ _handsh_add_words()
     for word in $1; do
         [[ $word == "$2"* ]] && COMPREPLY+=("$3$word")
     done
+    return 0
+}
+
+# _handsh_add_lines LINES PREFIX: adds each line of LINES to COMPREPLY,
+# with PREFIX in front.
+_handsh_add_lines()
+{
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("$2$line")
+    done <<<"$1"
     return 0
 }
 

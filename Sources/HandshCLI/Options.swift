@@ -35,12 +35,16 @@ package struct UsageError: Error, Equatable {
 }
 
 /// One option of the table: its names, whether it takes a value, and what
-/// it does to `Options`.
+/// it does to `Options`. `--help` and the shell completions (Completions.swift)
+/// are made from the table.
 package struct OptionSpec: Sendable {
   package let short: Character?
   package let long: String
   package let value: String?
   package let help: String
+  /// The words the value must be one of, for the completions; empty for a
+  /// free value (a value named `FILE` completes file names).
+  package var choices: [String] = []
   package let apply: @Sendable (inout Options, [UInt8]) throws(UsageError) -> Void
 }
 
@@ -101,7 +105,8 @@ extension Options {
     },
     OptionSpec(
       short: nil, long: "color", value: "WHEN",
-      help: "colour red cards: auto (default), always or never"
+      help: "colour red cards: auto (default), always or never",
+      choices: ColorChoice.allCases.map(\.rawValue)
     ) {
       options, text throws(UsageError) in
       guard let choice = ColorChoice(rawValue: String(decoding: text, as: UTF8.self)) else {

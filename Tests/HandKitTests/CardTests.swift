@@ -3,7 +3,7 @@ import Testing
 @testable import HandKit
 
 @Suite struct CardTests {
-  @Test func namesFollowTheSpec() {
+  @Test func namesFollowTheManual() {
     #expect(Card.all.count == 52)
     #expect(Card.all.first?.name() == "A♥")
     #expect(Card.all.last?.name() == "K♠")

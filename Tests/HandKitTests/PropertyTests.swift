@@ -2,7 +2,7 @@ import Testing
 
 @testable import HandKit
 
-/// Properties over thousands of random command sequences (SPEC §3, §7).
+/// Properties over thousands of random command sequences (handsh(1), The game, and save under COMMANDS).
 @Suite struct PropertyTests {
   /// A random command, valid or not, as text: positions and counts run a
   /// little past what the state allows so that failures are common too.

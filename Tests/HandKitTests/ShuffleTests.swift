@@ -2,11 +2,11 @@ import Testing
 
 @testable import HandKit
 
-/// The expected orders were worked out from SPEC §2's definition with an
-/// independent implementation (arbitrary-precision integers masked to 64
-/// bits), not taken from handsh's output.
+/// The expected orders were worked out from the definition in handsh(1), The
+/// shuffle, with an independent implementation (arbitrary-precision integers
+/// masked to 64 bits), not taken from handsh's output.
 @Suite struct ShuffleTests {
-  @Test func splitMixMatchesTheSpecVectors() {
+  @Test func splitMixMatchesTheManualsVectors() {
     var random = SplitMix64(seed: 1_234_567)
     #expect(random.next() == 6_457_827_717_110_365_317)
     #expect(random.next() == 3_203_168_211_198_807_973)
@@ -32,7 +32,7 @@ import Testing
     #expect(order == expected)
   }
 
-  @Test func seed42DealsTheSpecsFirstTen() {
+  @Test func seed42DealsTheManualsFirstTen() {
     let first = Game(seed: 42).order.prefix(10).map { $0.name() }.joined(separator: " ")
     #expect(first == "7♥ 3♣ K♥ A♠ 2♠ A♥ A♣ K♦ 10♦ 5♥")
   }

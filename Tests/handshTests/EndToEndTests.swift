@@ -16,8 +16,8 @@ import XCTest
 #endif
 
 /// Runs the built `handsh` end to end: stdin as a stream, the GNU option
-/// forms and usage errors (SPEC §6), bad input (§4, §5), faults while
-/// saving and opening (§6, §7), and the exit statuses.
+/// forms and usage errors (handsh(1), OPTIONS), bad input (THE LANGUAGE, OUTPUT), faults while
+/// saving and opening (COMMANDS, EXIT STATUS), and the exit statuses.
 ///
 /// Every test works in its own temporary folder; every process gets
 /// `SWIFT_BACKTRACE=enable=no` and is killed (and the test failed) after
@@ -46,7 +46,7 @@ final class EndToEndTests: XCTestCase {
     }
   }
 
-  // MARK: - Streaming stdin (§6)
+  // MARK: - Streaming stdin (handsh(1), DESCRIPTION)
 
   /// `(echo add; sleep 2; echo show) | handsh --seed 42`: the first hand
   /// line comes out while stdin is still open.
@@ -73,7 +73,7 @@ final class EndToEndTests: XCTestCase {
       kept, out: "7♥\n3♣ 7♥\n", err: "<stdin>:2:6: error: unknown command 'bogus'\n", status: 1)
   }
 
-  // MARK: - Options (§6)
+  // MARK: - Options (handsh(1), OPTIONS)
 
   // Every option form and usage message is checked in-process
   // (Tests/HandshCLITests/OptionsTests.swift); here only what needs a process.
@@ -159,7 +159,7 @@ final class EndToEndTests: XCTestCase {
     }
   }
 
-  // MARK: - Exit statuses, -k, -n (§6)
+  // MARK: - Exit statuses, -k, -n (handsh(1), EXIT STATUS)
 
   /// A syntax error anywhere in a SCRIPT: every error reported, nothing
   /// run, exit status 1, with or without `-k`.
@@ -226,7 +226,7 @@ final class EndToEndTests: XCTestCase {
     XCTAssertFalse(exists("out.hand"), "-n ran save")
   }
 
-  // MARK: - Bad input (§4, §5)
+  // MARK: - Bad input (handsh(1), THE LANGUAGE, Diagnostics)
 
   func testInvalidUTF8() throws {
     // 0xFF; a truncated sequence in a command word; an encoded surrogate;
@@ -407,7 +407,7 @@ final class EndToEndTests: XCTestCase {
     assertOutcome(bad, out: "", err: "in.hand:2:1: error: unknown command 'bogus'\n", status: 1)
   }
 
-  // MARK: - Faults (§6, §7)
+  // MARK: - Faults (handsh(1), EXIT STATUS, save)
 
   func testSaveIntoMissingFolder() throws {
     let result = try run(["--seed", "42", "-c", "add; save missing/x.hand; show"])

@@ -46,7 +46,7 @@ final class GoldenTests: XCTestCase {
     }
   }
 
-  /// `save` writes exactly the script of SPEC §7, and running it rebuilds
+  /// `save` writes exactly the script that handsh(1) describes under save, and running it rebuilds
   /// the same hand, deck order, discard pile and limit.
   func testSaveWritesAReplayableScript() throws {
     let binary = try Self.handshBinary()

@@ -1,5 +1,5 @@
 extension Card {
-  /// Reads a card as a person types it (SPEC §1): a rank (`A`, `2`–`10`, `T`,
+  /// Reads a card as a person types it (handsh(1), Cards): a rank (`A`, `2`–`10`, `T`,
   /// `J`, `Q`, `K`) directly followed by a suit symbol (`♥♦♣♠`, `♡♢♧♤`, each
   /// optionally followed by U+FE0F) or letter (`HDCS`), in any case.
   public init?<Bytes: Collection<UInt8>>(parsing word: Bytes) {

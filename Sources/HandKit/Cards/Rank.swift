@@ -1,4 +1,4 @@
-/// The thirteen ranks, ace low, in the order that card indexes use (SPEC §1).
+/// The thirteen ranks, ace low, in the order that card indexes use (handsh(1), Cards).
 public enum Rank: UInt8, CaseIterable, Sendable {
   case ace, two, three, four, five, six, seven, eight, nine, ten, jack, queen, king
 

@@ -1,4 +1,4 @@
-/// The four suits, in the order that card indexes use (SPEC §1).
+/// The four suits, in the order that card indexes use (handsh(1), Cards).
 public enum Suit: UInt8, CaseIterable, Sendable {
   case hearts, diamonds, clubs, spades
 

@@ -9,7 +9,7 @@ public struct Game: Sendable, Equatable {
   let place: [UInt8]
 
   /// Shuffles a new deck by `seed`: Fisher–Yates from the back, with
-  /// `j = next() mod (i + 1)` (SPEC §2).
+  /// `j = next() mod (i + 1)` (handsh(1), The shuffle).
   public init(seed: UInt64) {
     var order = Card.all
     var random = SplitMix64(seed: seed)

@@ -1,4 +1,4 @@
-/// The SplitMix64 generator, exactly as SPEC §2 defines it.
+/// The SplitMix64 generator, exactly as handsh(1), The shuffle, defines it.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 

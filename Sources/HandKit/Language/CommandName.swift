@@ -1,4 +1,5 @@
-/// The command names, in the order of SPEC §4's table (which breaks ties
+/// The command names, in the order of handsh(1)'s list under THE LANGUAGE, Syntax errors
+/// (which breaks ties
 /// between suggestions).
 public enum CommandName: String, CaseIterable, Sendable {
   case add, del, mv, undo, redo, new, limit, expect, show, deck, history, save, help, quit, exit

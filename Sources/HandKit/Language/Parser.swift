@@ -9,7 +9,7 @@ public enum ParsedItem: Sendable, Equatable {
   case end
 }
 
-/// Reads the commands of one line (SPEC §4), left to right, without
+/// Reads the commands of one line (handsh(1), THE LANGUAGE), left to right, without
 /// allocating for the common case. The line holds no line break; the caller
 /// has removed a trailing `\r` and a byte-order mark.
 public struct LineParser: IteratorProtocol {

@@ -1,4 +1,4 @@
-/// The command name to suggest for an unknown `word` (SPEC §4): the nearest
+/// The command name to suggest for an unknown `word` (handsh(1), THE LANGUAGE, Syntax errors): the nearest
 /// name within one edit of the word in lowercase, or two for words of four or
 /// more characters; ties go to the earlier command.
 package func suggestion(for word: String) -> CommandName? {

@@ -104,7 +104,7 @@ public struct Session: Sendable {
     if let written { history.spell(written) }
   }
 
-  /// A script that rebuilds the current version (SPEC §7): the game's seed,
+  /// A script that rebuilds the current version (handsh(1), COMMANDS, save): the game's seed,
   /// its starting limit, then the path from the game's start, cards in ASCII.
   public func saveScript() -> String {
     let now = history.current

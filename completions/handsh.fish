@@ -1,0 +1,38 @@
+# fish completion for handsh(1)
+#
+# Installed as share/fish/vendor_completions.d/handsh.fish; or copied to
+# ~/.config/fish/completions/handsh.fish.
+#
+# Completes the options, with their help; the words of an option that
+# takes one of a few; file names after an option that takes a FILE;
+# nothing after an option that takes a number or a text; and directories
+# and .hand files for the SCRIPT argument.
+#
+# Generated from the option table (Sources/HandshCLI/Options.swift) by
+# scripts/update-snapshots: do not edit by hand.
+
+# SCRIPT: directories and .hand files, not every file.
+function __handsh_scripts
+    set -l token (commandline -ct)
+    for name in $token*
+        if test -d $name
+            echo $name/
+        else if string match -q -- '*.hand' $name
+            echo $name
+        end
+    end
+end
+complete -c handsh -f -a '(__handsh_scripts)'
+complete -c handsh -s c -l command -x -d 'run TEXT (commands separated by ; or new lines) instead of a script'
+complete -c handsh -s s -l seed -x -d 'seed of the first game (0-18446744073709551615)'
+complete -c handsh -s l -l limit -x -d 'the most cards a hand can hold, 1-52 (default 5)'
+complete -c handsh -s k -l keep-going -d 'after a failed command, go on with the next; exit 1 at the end'
+complete -c handsh -s n -l check -d 'only check the syntax; run nothing'
+complete -c handsh -s q -l quiet -d 'no hand line after each change (and no banner)'
+complete -c handsh -s i -l interactive -d 'after the script or -c, go on at the prompt'
+complete -c handsh -l echo -d 'echo each command before it runs'
+complete -c handsh -l json -d 'JSON lines instead of hand lines'
+complete -c handsh -l ascii -d 'card suits as letters (QH, not Q♥)'
+complete -c handsh -l color -x -a 'auto always never' -d 'colour red cards: auto (default), always or never'
+complete -c handsh -s h -l help -d 'print this help and exit'
+complete -c handsh -s V -l version -d 'print the version and exit'
