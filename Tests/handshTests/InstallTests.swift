@@ -125,6 +125,29 @@ final class InstallTests: XCTestCase {
     try PtyTests.runSuite(against: handsh)
   }
 
+  /// The release binary holds none of glibc's user lookups (they would load
+  /// shared libraries at run time): readline's calls go to the stubs of
+  /// Sources/handsh/StaticLink.swift. Checked on the unstripped build.
+  func testStaticBinaryHoldsNoUserLookup() throws {
+    _ = try install()
+    let built = try Release.script("build-release", ["--no-build"])
+    XCTAssertEqual(built.status, 0, built.err)
+    let binary = built.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    let nm = try TestProcess.run(
+      URL(fileURLWithPath: "/usr/bin/nm"), [binary], in: stage, timeout: 120)
+    XCTAssertEqual(nm.status, 0, nm.err)
+    var defined: Set<String> = []
+    for line in nm.out.split(separator: "\n") {
+      let fields = line.split(separator: " ")
+      if fields.count == 3, "TtWw".contains(fields[1]) { defined.insert(String(fields[2])) }
+    }
+    for symbol in ["getpwnam", "getpwuid", "getpwent", "setpwent", "endpwent"] {
+      XCTAssertFalse(defined.contains(symbol), "\(binary) holds glibc's \(symbol)")
+      XCTAssertTrue(defined.contains("__wrap_" + symbol), "\(binary) has no stub for \(symbol)")
+    }
+    XCTAssertTrue(defined.contains("__wrap_dlopen"))
+  }
+
   func testCompletionScripts() throws {
     let run = try Release.script("test-completion")
     XCTAssertEqual(run.status, 0, run.out + run.err)
