@@ -5,7 +5,7 @@ package enum ColorChoice: String, CaseIterable {
   case auto, always, never
 }
 
-/// The command line, parsed by GNU rules (SPEC §6).
+/// The command line, parsed by GNU rules (handsh(1), OPTIONS).
 package struct Options: Equatable {
   package var command: [UInt8]?
   package var seed: UInt64?

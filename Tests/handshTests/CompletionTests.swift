@@ -54,4 +54,52 @@ final class CompletionTests: XCTestCase {
     XCTAssertEqual(Options.table.first { $0.long == "seed" }?.valueKind, .free)
     XCTAssertEqual(Options.table.first { $0.long == "quiet" }?.valueKind, OptionValue.none)
   }
+
+  /// The bash script made for a table with a FILE option completes file
+  /// names after it, as `--xfile NAME` and as `--xfile=NAME`, and the zsh and
+  /// fish scripts parse (`zsh -n`, `fish --no-execute`).
+  func testAFileOptionCompletesFileNames() throws {
+    let folder = try TestProcess.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    FileManager.default.createFile(
+      atPath: folder.appendingPathComponent("report.xml").path, contents: nil)
+    let table =
+      Options.table + [
+        OptionSpec(short: "x", long: "xfile", value: "FILE", help: "a file") { _, _ in }
+      ]
+    var scripts: [Shell: URL] = [:]
+    for shell in Shell.allCases {
+      let url = folder.appendingPathComponent("script.\(shell)")
+      try completionScript(for: shell, table: table).write(
+        to: url, atomically: true, encoding: .utf8)
+      scripts[shell] = url
+    }
+    let bash = """
+      source "$1"
+      for line in 'handsh --xfile r' 'handsh -kx r' 'handsh --xfile=r'; do
+        read -r -a COMP_WORDS <<<"$line"
+        COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+        COMPREPLY=()
+        _handsh handsh "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+        echo "${COMPREPLY[*]}"
+      done
+      """
+    let run = try TestProcess.run(
+      URL(fileURLWithPath: "/bin/bash"), ["-c", bash, "bash", scripts[.bash]?.path ?? ""],
+      in: folder)
+    XCTAssertEqual(run.out, "report.xml\nreport.xml\n--xfile=report.xml\n", run.err)
+    for (shell, arguments) in [(Shell.zsh, ["-n"]), (.fish, ["--no-execute"])] {
+      guard
+        let program = ["/usr/bin/\(shell)", "/bin/\(shell)"].first(where: {
+          FileManager.default.isExecutableFile(atPath: $0)
+        })
+      else {
+        XCTFail("\(shell) is not installed: run scripts/bootstrap")
+        continue
+      }
+      let check = try TestProcess.run(
+        URL(fileURLWithPath: program), arguments + [scripts[shell]?.path ?? ""], in: folder)
+      XCTAssertEqual(check.status, 0, "\(shell): \(check.err)")
+    }
+  }
 }

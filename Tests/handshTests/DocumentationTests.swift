@@ -2,7 +2,7 @@ import Foundation
 import HandKit
 import XCTest
 
-/// One source of truth (issue 4): the options in the code (`--help` is made
+/// One source of truth: the options in the code (`--help` is made
 /// from the option table) and the commands in the code (`CommandName`) must
 /// all be in the man page, in `--help` and in `help`; the man page must lint
 /// clean; every example must run as its comments say.

@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 
 /// Runs the pseudo-terminal tests of the readline prompt (`Tests/pty`,
-/// pytest + pexpect; SPEC §8, issue 3) against the `handsh` built next to
-/// this test bundle:
+/// pytest + pexpect; handsh(1), THE PROMPT) against the `handsh` built next
+/// to this test bundle (the debug build); InstallTests runs the same suite
+/// against the installed release binary:
 ///
 ///     HANDSH_BIN=<that handsh> python3 -m pytest -q -p no:cacheprovider Tests/pty
 ///
@@ -15,8 +16,14 @@ final class PtyTests: XCTestCase {
   static let timeout: TimeInterval = 300
 
   func testPromptInAPseudoTerminal() throws {
-    let binary = try Self.handshBinary()
+    try Self.runSuite(against: try Self.handshBinary())
+  }
 
+  /// Runs Tests/pty with HANDSH_BIN=binary; fails the calling test on any
+  /// failure.
+  static func runSuite(
+    against binary: URL, file: StaticString = #filePath, line: UInt = #line
+  ) throws {
     // A clear failure, not a silent skip, when the tools are missing.
     let probe = try Self.python(
       ["-c", "import pytest, pexpect"], environment: [:], timeout: 60)
@@ -27,7 +34,7 @@ final class PtyTests: XCTestCase {
         pip install pexpect pytest (or apt install python3-pexpect python3-pytest)
         python3 -c 'import pytest, pexpect' said (status \(probe.status)):
         \(probe.output)
-        """)
+        """, file: file, line: line)
       return
     }
 
@@ -36,14 +43,17 @@ final class PtyTests: XCTestCase {
       environment: ["HANDSH_BIN": binary.path], timeout: Self.timeout)
     if result.timedOut {
       XCTFail(
-        "the pty tests took longer than \(Int(Self.timeout)) s and were killed:\n\(result.output)")
+        "the pty tests took longer than \(Int(Self.timeout)) s and were killed:\n\(result.output)",
+        file: file, line: line)
       return
     }
     XCTAssertEqual(
-      result.status, 0, "the pty tests failed (exit status \(result.status)):\n\(result.output)")
+      result.status, 0,
+      "the pty tests of \(binary.path) failed (exit status \(result.status)):\n\(result.output)",
+      file: file, line: line)
     XCTAssertTrue(
       result.output.contains(" passed"),
-      "the pty tests reported nothing as passed:\n\(result.output)")
+      "the pty tests reported nothing as passed:\n\(result.output)", file: file, line: line)
   }
 
   // MARK: - Running python3
