@@ -357,6 +357,14 @@ void handsh_use_utf8_locale(void) {
   if (locale_is_utf8()) return;
   static const char *const fallbacks[] = {"C.UTF-8", "C.utf8", "UTF-8"};
   for (size_t i = 0; i < sizeof fallbacks / sizeof fallbacks[0]; i++) {
-    if (setlocale(LC_CTYPE, fallbacks[i]) != NULL && locale_is_utf8()) return;
+    if (setlocale(LC_CTYPE, fallbacks[i]) != NULL && locale_is_utf8()) {
+      // Readline sets LC_CTYPE again from the environment each time it
+      // starts a line (LC_ALL first), so the environment must say it too.
+      // The other categories keep what LC_ALL gave them above.
+      setenv("LC_CTYPE", fallbacks[i], 1);
+      unsetenv("LC_ALL");
+      return;
+    }
   }
+  setlocale(LC_CTYPE, "");
 }
