@@ -233,6 +233,11 @@ static char **attempt_completion(const char *text, int start, int end) {
   return matches;
 }
 
+int handsh_completion_ignores_case(void) {
+  const char *value = rl_variable_value("completion-ignore-case");
+  return value != NULL && strcmp(value, "on") == 0;
+}
+
 char **handsh_matches_new(size_t count) { return calloc(count + 1, sizeof(char *)); }
 
 void handsh_matches_set(char **matches, size_t index, const char *text) {

@@ -8,6 +8,9 @@ package struct CompletionContext {
   /// The cards in the hand, top first.
   package var hand: [Card]
   package var ascii: Bool
+  /// Command names, `empty` and file names match in any case (readline's
+  /// `completion-ignore-case`); cards always do.
+  package var ignoresCase = false
   /// The names in a folder (`""` is the current folder, else a path that
   /// ends in `/`); empty when it cannot be read.
   package var folder: (String) -> [String]
@@ -64,7 +67,7 @@ package func completions(typed: String, after before: String, in context: Comple
   guard let (words, quoted) = commandWords(before) else { return Completions() }
   guard let command = words.first else {
     if quoted { return Completions() }
-    return Completions(.words, commandNames(startingWith: typed))
+    return Completions(.words, commandNames(startingWith: typed, context))
   }
   let arguments = words.count - 1
   if quoted {
@@ -74,7 +77,7 @@ package func completions(typed: String, after before: String, in context: Comple
   }
   switch (command, arguments) {
   case ("help", 0):
-    return Completions(.words, commandNames(startingWith: typed))
+    return Completions(.words, commandNames(startingWith: typed, context))
   case ("add", 0):
     let deck = context.deck.sorted()
     return Completions(.words, names(of: deck, spelledBy: typed, ascii: context.ascii))
@@ -84,7 +87,8 @@ package func completions(typed: String, after before: String, in context: Comple
     return Completions(.words, positions.filter { $0.utf8.starts(with: typed.utf8) })
   case ("expect", _):
     if context.hand.isEmpty {
-      return Completions(.words, arguments == 0 && "empty".hasPrefix(typed) ? ["empty"] : [])
+      let empty = arguments == 0 && starts("empty", with: typed, context)
+      return Completions(.words, empty ? ["empty"] : [])
     }
     let named = words.dropFirst().compactMap { Card(parsing: Array($0.utf8)) }
     let left = context.hand.filter { !named.contains($0) }
@@ -96,8 +100,15 @@ package func completions(typed: String, after before: String, in context: Comple
   }
 }
 
-private func commandNames(startingWith typed: String) -> [String] {
-  CommandName.allCases.map(\.rawValue).filter { $0.utf8.starts(with: typed.utf8) }
+private func commandNames(startingWith typed: String, _ context: CompletionContext) -> [String] {
+  CommandName.allCases.map(\.rawValue).filter { starts($0, with: typed, context) }
+}
+
+/// Whether `name` starts with `typed`, byte for byte, or in any ASCII case
+/// when the context ignores case.
+private func starts(_ name: String, with typed: String, _ context: CompletionContext) -> Bool {
+  guard context.ignoresCase else { return name.utf8.starts(with: typed.utf8) }
+  return name.unicodeScalars.map(lowercased).starts(with: typed.unicodeScalars.map(lowercased))
 }
 
 /// The words of the command that `before` ends in, and whether it ends
@@ -210,10 +221,10 @@ private func fileNames(startingWith typed: String, in context: CompletionContext
   let bytes = Array(typed.utf8)
   let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
   let folder = slash.map { String(decoding: bytes[...$0], as: UTF8.self) } ?? ""
-  let start = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
-  let hidden = start.first == UInt8(ascii: ".")
+  let prefix = slash.map { String(decoding: bytes[($0 + 1)...], as: UTF8.self) } ?? typed
+  let hidden = prefix.hasPrefix(".")
   let names = context.folder(folder).filter { name in
-    name != "." && name != ".." && name.utf8.starts(with: start)
+    name != "." && name != ".." && starts(name, with: prefix, context)
       && (hidden || !name.hasPrefix("."))
   }
   let sorted = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

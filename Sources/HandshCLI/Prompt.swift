@@ -14,8 +14,10 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
     { context, before, text, fileNames in
       guard let context else { return nil }
       let prompt = Unmanaged<PromptContext>.fromOpaque(context).takeUnretainedValue()
+      var completion = prompt.completion
+      completion.ignoresCase = handsh_completion_ignores_case() != 0
       let answer = completions(
-        typed: String(cString: text), after: String(cString: before), in: prompt.completion)
+        typed: String(cString: text), after: String(cString: before), in: completion)
       if answer.kind == .fileNames { fileNames.pointee = 1 }
       return readlineMatches(answer)
     }, Unmanaged.passUnretained(context).toOpaque())

@@ -121,6 +121,18 @@ final class CompletionTests: XCTestCase {
     XCTAssertEqual(candidates("a", after: "add "), ["A♥", "A♦", "A♣", "A♠"])
   }
 
+  func testCaseIsIgnoredWhenReadlineIsAskedTo() {
+    XCTAssertEqual(candidates("HIS", after: ""), [])
+    XCTAssertEqual(candidates("E", after: "expect "), [])
+    context.ignoresCase = true
+    XCTAssertEqual(candidates("HIS", after: ""), ["history"])
+    XCTAssertEqual(candidates("Un", after: "help "), ["undo"])
+    context.folder = { _ in ["Game.hand", "notes"] }
+    XCTAssertEqual(candidates("g", after: "save "), ["Game.hand"])
+    context.hand = []
+    XCTAssertEqual(candidates("E", after: "expect "), ["empty"])
+  }
+
   func testNothingInACommentOrAfterOtherCommands() {
     XCTAssertEqual(candidates("a", after: "show # "), [])
     XCTAssertEqual(candidates("", after: "undo "), [])

@@ -493,3 +493,22 @@ def test_term_dumb_gets_no_colour(box):
     sh.first_prompt()
     raw = sh.command_raw("add; add")
     assert "7♥" in raw and "\x1b" not in raw, repr(raw)
+
+
+# MARK: - The manual's inputrc example
+
+
+def test_the_inputrc_example_of_the_manual_works(box):
+    from conftest import REPO
+
+    page = (REPO / "man" / "handsh.1").read_text(encoding="utf-8")
+    start = page.index("$if handsh\n")
+    example = page[start : page.index("$endif\n", start) + len("$endif\n")]
+    box.inputrc.write_text("set enable-bracketed-paste off\n" + example.replace("\\e", "\\"))
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    sh.child.send("\x18h")  # Ctrl-X h: the example's macro
+    sh.child.expect_exact("*0  start  (empty)")
+    sh.prompt()
+    # completion-ignore-case: `HIS` completes to `history`.
+    assert sh.command("HIS\t") == ["*0  start  (empty)"]

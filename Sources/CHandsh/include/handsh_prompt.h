@@ -58,6 +58,10 @@ _Noreturn void handsh_die_by_signal(int signal);
 /// follow the environment. Call before the prompt's first line.
 void handsh_use_utf8_locale(void);
 
+/// Whether the inputrc asks completion to ignore case
+/// (`set completion-ignore-case on`).
+int handsh_completion_ignores_case(void);
+
 /// An array for `count` matches and the NULL after them, all NULL for now.
 char *_Nullable *_Nullable handsh_matches_new(size_t count);
 /// Stores a copy of `text` at `index` of an array from handsh_matches_new.
