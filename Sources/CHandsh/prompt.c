@@ -282,7 +282,13 @@ void handsh_prompt_begin(
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
-  for (int i = 0; i < caught_count; i++) sigaction(caught[i], &action, &session.previous[i]);
+  for (int i = 0; i < caught_count; i++) {
+    sigaction(caught[i], &action, &session.previous[i]);
+    // A signal the parent set to be ignored (nohup) stays ignored.
+    if (session.previous[i].sa_handler == SIG_IGN && caught[i] != SIGCONT &&
+        caught[i] != SIGWINCH)
+      sigaction(caught[i], &session.previous[i], NULL);
+  }
   session.continues_seen = continues;
 }
 

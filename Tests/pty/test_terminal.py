@@ -512,3 +512,23 @@ def test_the_inputrc_example_of_the_manual_works(box):
     sh.prompt()
     # completion-ignore-case: `HIS` completes to `history`.
     assert sh.command("HIS\t") == ["*0  start  (empty)"]
+
+
+def test_a_signal_the_parent_ignores_stays_ignored(box):
+    command = " ".join(shlex.quote(w) for w in [str(box.binary), "--color=never", "--seed", "42"])
+    child = pexpect.spawn(
+        "/bin/sh",
+        ["-c", f"trap '' HUP; exec {command}"],
+        env=box.env(box.history, None),
+        cwd=str(box.cwd),
+        timeout=TIMEOUT,
+        encoding="utf-8",
+        codec_errors="replace",
+    )
+    box.children.append(child)
+    sh = Shell(child)
+    sh.first_prompt()
+    sh.kill(signal.SIGHUP)  # as under nohup
+    time.sleep(0.3)
+    assert sh.child.isalive()
+    assert sh.command("add") == ["7♥"]
