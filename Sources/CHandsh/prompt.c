@@ -253,6 +253,12 @@ void handsh_prompt_begin(
   session.completer = completer;
   session.context = context;
   session.reading = 0;
+  // Readline finds ~/.inputrc through $HOME, or through the password
+  // database when HOME is unset or empty: never look a user up (there is no
+  // name service in a static binary); the system's file it is.
+  const char *home = getenv("HOME"), *inputrc = getenv("INPUTRC");
+  if ((home == NULL || *home == '\0') && (inputrc == NULL || *inputrc == '\0'))
+    setenv("INPUTRC", "/etc/inputrc", 1);
   rl_instream = stdin;
   rl_outstream = session.out;
   rl_readline_name = "handsh";  // for `$if handsh` in an inputrc

@@ -532,3 +532,30 @@ def test_a_signal_the_parent_ignores_stays_ignored(box):
     time.sleep(0.3)
     assert sh.child.isalive()
     assert sh.command("add") == ["7♥"]
+
+
+def test_without_home_readline_reads_the_system_inputrc_only(box):
+    # No HOME and no INPUTRC: readline would look the user's home folder up
+    # in the password database; handsh points it at /etc/inputrc instead.
+    env = box.env(None, None)
+    for name in ("HOME", "INPUTRC", "HANDSH_HISTORY"):
+        env.pop(name, None)
+    if shutil.which("strace") is None:
+        pytest.fail("this test needs strace (scripts/bootstrap installs it)")
+    child = pexpect.spawn(
+        "strace",
+        ["-f", "-e", "trace=openat,open", "-o", str(box.root / "trace"), str(box.binary), "-q"],
+        env=env,
+        cwd=str(box.cwd),
+        timeout=TIMEOUT,
+        encoding="utf-8",
+        codec_errors="replace",
+    )
+    box.children.append(child)
+    sh = Shell(child)
+    sh.first_prompt()
+    sh.child.sendeof()
+    sh.wait_exit()
+    opened = (box.root / "trace").read_text()
+    assert "/etc/passwd" not in opened
+    assert '"/etc/inputrc"' in opened
