@@ -38,6 +38,9 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
         free(read.line)
         for line in promptLines(text ?? []) {
           if case .quit = enter(line, &runner, &history) { return .quit }
+          // Results that cannot be written (a full disk) end the session;
+          // the caller reports it, with exit status 1.
+          if runner.output.failure != nil { return .quit }
         }
       case handsh_read_signal:
         return .signal(read.signal)

@@ -559,3 +559,11 @@ def test_without_home_readline_reads_the_system_inputrc_only(box):
     opened = (box.root / "trace").read_text()
     assert "/etc/passwd" not in opened
     assert '"/etc/inputrc"' in opened
+
+
+def test_a_write_error_on_stdout_ends_the_prompt_with_status_1(box):
+    sh = spawn_redirected(box, "> /dev/full", "--seed", "42", "--quiet")
+    sh.first_prompt()
+    sh.child.send("show\r")
+    assert sh.wait_exit() == 1
+    assert "handsh: write error: No space left on device" in sh.tail.split("\n"), repr(sh.tail)
