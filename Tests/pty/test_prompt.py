@@ -1,7 +1,7 @@
-"""The readline prompt of `handsh` (SPEC §8, §6 on -i; issue 3), driven in a
+"""The readline prompt of `handsh` (handsh(1), THE PROMPT, and -i), driven in a
 real pseudo-terminal with pexpect. Fixtures: conftest.py.
 
-Seed 42 deals 7♥ 3♣ K♥ A♠ 2♠ A♥ A♣ K♦ 10♦ 5♥ (SPEC §2).
+Seed 42 deals 7♥ 3♣ K♥ A♠ 2♠ A♥ A♣ K♦ 10♦ 5♥ (handsh(1), The shuffle).
 """
 
 import os
@@ -511,7 +511,7 @@ def test_interactive_prompts_on_version_0_after_a_syntax_error(box):
     sh = box.spawn("--seed", "42", "--quiet", "-i", "setup.hand", stderr_to_file=True)
     sh.first_prompt()
     assert "setup.hand:2:1: error: unknown command 'foo'" in sh.stderr()
-    # SPEC §6: with a syntax error anywhere, nothing runs; -i then prompts on
+    # handsh(1), DESCRIPTION: with a syntax error anywhere, nothing runs; -i then prompts on
     # the version the script reached, which is version 0.
     assert sh.command("show") == ["(empty)"]
     assert sh.command("history") == ["*0  start  (empty)"]

@@ -1,4 +1,4 @@
-"""The prompt in real terminals (issue 10): pastes, job control, signals,
+"""The prompt in real terminals (handsh(1), THE PROMPT): pastes, job control, signals,
 Ctrl-C and Ctrl-D, completion, the locale, the stream the prompt is drawn on,
 a failure in the middle of a line, and TERM=dumb. Each test drives the real
 binary the way a user would, in a pseudo-terminal, often under a job-control
