@@ -567,3 +567,34 @@ def test_a_write_error_on_stdout_ends_the_prompt_with_status_1(box):
     sh.child.send("show\r")
     assert sh.wait_exit() == 1
     assert "handsh: write error: No space left on device" in sh.tail.split("\n"), repr(sh.tail)
+
+
+def test_stop_and_sigcont_from_outside_redraw_the_line(box):
+    sh = box.spawn("--seed", "42", "--quiet")
+    sh.first_prompt()
+    sh.child.send("add 7h")
+    sh.child.expect_exact("add 7h")
+    time.sleep(0.2)
+    sh.kill(signal.SIGSTOP)
+    time.sleep(0.2)
+    sh.kill(signal.SIGCONT)
+    sh.child.expect_exact(PROMPT + "add 7h")  # drawn again
+    time.sleep(0.2)
+    assert sh.command("\x7fs") == []
+    assert sh.command("show") == ["1  7♠"]
+
+
+def test_ctrl_z_where_nothing_stops_handsh_gives_the_line_back(box):
+    # pexpect's child leads an orphaned process group: the kernel drops
+    # SIGTSTP, so handsh goes on at once, with the line and the terminal.
+    sh = box.spawn("--seed", "42", "--quiet")
+    sh.first_prompt()
+    sh.child.send("add 7h")
+    sh.child.expect_exact("add 7h")
+    time.sleep(0.2)
+    sh.child.sendcontrol("z")
+    sh.child.expect_exact("^Z")
+    sh.child.expect_exact(PROMPT + "add 7h")
+    time.sleep(0.2)
+    assert sh.command("\x7fs") == []
+    assert sh.command("show") == ["1  7♠"]
