@@ -17,9 +17,12 @@ let package = Package(
       pkgConfig: "readline",
       providers: [.apt(["libreadline-dev"])]
     ),
+    // The prompt's C side: readline's callback loop, the signal handler and
+    // its self-pipe, completion and locale glue (handsh(1), THE PROMPT).
+    .target(name: "CHandsh", dependencies: ["CReadline"]),
     // The shell around the core: modes, options, line sources, the runner,
     // output, saving, the prompt. All of it testable in-process.
-    .target(name: "HandshCLI", dependencies: ["HandKit", "CReadline"]),
+    .target(name: "HandshCLI", dependencies: ["HandKit", "CReadline", "CHandsh"]),
     // The executable: hands argv to HandshCLI and exits with its status.
     .executableTarget(name: "handsh", dependencies: ["HandshCLI"]),
     .testTarget(name: "HandKitTests", dependencies: ["HandKit"]),

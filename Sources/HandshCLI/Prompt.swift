@@ -1,190 +1,206 @@
-import CReadline
+import CHandsh
 import HandKit
 
-/// The interactive prompt on GNU readline's callback interface: `poll` on
-/// the terminal and a self-pipe that signal handlers write to, so Ctrl-C can
-/// drop the line being typed and leave readline's state clean (SPEC §8).
+/// The interactive prompt (handsh(1), THE PROMPT). The readline and signal
+/// side lives in CHandsh; this side decides what a line does.
 func runPrompt(_ runner: inout Runner) -> Int32 {
-  setlocale(LC_ALL, "")
-  Prompt.start(runner)
-  defer { Prompt.stop() }
-  if !runner.options.quiet {
-    let seed = runner.session.history.seed(of: runner.session.current)
-    Platform.printError(
-      "handsh \(handshVersion), seed \(seed): type 'help' for commands, Ctrl-D to quit")
+  handsh_use_utf8_locale()
+  // Drawn on stdout when it is a terminal, else on stderr (`handsh | tee`).
+  let screen: Int32 = Platform.isTerminal(1) ? 1 : 2
+  runner.pointsAtFailures = Platform.isTerminal(2)
+  let context = PromptContext(ascii: runner.options.ascii)
+  handsh_prompt_begin(
+    "handsh> ", screen,
+    { context, before, text, fileNames in
+      guard let context else { return nil }
+      let prompt = Unmanaged<PromptContext>.fromOpaque(context).takeUnretainedValue()
+      var completion = prompt.completion
+      completion.ignoresCase = handsh_completion_ignores_case() != 0
+      let answer = completions(
+        typed: String(cString: text), after: String(cString: before), in: completion)
+      if answer.kind == .fileNames { fileNames.pointee = 1 }
+      return readlineMatches(answer)
+    }, Unmanaged.passUnretained(context).toOpaque())
+  let end: PromptEnd = withExtendedLifetime(context) {
+    if !runner.options.quiet {
+      let seed = runner.session.history.seed(of: runner.session.current)
+      Platform.printError(
+        "handsh \(handshVersion), seed \(seed): type 'help' for commands, Ctrl-D to quit")
+    }
+    var history = HistoryFile(path: HistoryFile.defaultPath())
+    history.load()
+    while true {
+      context.update(runner.session)
+      let read = handsh_prompt_read()
+      switch read.kind {
+      case handsh_read_line:
+        let text = read.line.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
+        free(read.line)
+        for line in promptLines(text ?? []) {
+          if case .quit = enter(line, &runner, &history) { return .quit }
+          // Results that cannot be written (a full disk) end the session;
+          // the caller reports it, with exit status 1.
+          if runner.output.failure != nil { return .quit }
+        }
+      case handsh_read_signal:
+        return .signal(read.signal)
+      default:
+        return .endOfInput
+      }
+    }
   }
-  var history = HistoryFile(path: HistoryFile.defaultPath())
-  history.load()
-  while true {
-    Prompt.update(runner)
-    guard let line = Prompt.readLine() else {
-      // Ctrl-D on an empty line.
-      runner.output.buffer.append(UInt8(ascii: "\n"))
-      runner.output.flush()
-      return 0
+  runner.output.flush()
+  handsh_prompt_end()
+  if case .signal(let number) = end {
+    // The terminal is restored; end as the signal asks, so that the parent
+    // (a shell) sees how handsh ended.
+    handsh_die_by_signal(number)
+  }
+  return 0
+}
+
+/// How a prompt session ended.
+enum PromptEnd {
+  case quit, endOfInput
+  /// SIGQUIT, SIGTERM or SIGHUP.
+  case signal(Int32)
+}
+
+/// One line entered at the prompt, or one line of a paste: into the history,
+/// then checked and run as a whole (handsh(1), THE PROMPT).
+func enter(_ line: [UInt8], _ runner: inout Runner, _ history: inout HistoryFile) -> Flow {
+  history.add(line)
+  let flow = line.withUnsafeBufferPointer { buffer -> Flow in
+    let line = Line(number: 1, bytes: buffer)
+    if runner.check(line, source: nil) > 0 { return .next }
+    return runner.run(line, source: nil)
+  }
+  runner.output.flush()
+  return flow
+}
+
+/// The lines of what readline returns: a paste (bracketed by readline 8.1
+/// and later) arrives as one text holding line breaks, `\n`, `\r\n` or `\r`.
+/// The break that ends the text ends its last line; it starts no empty one.
+package func promptLines(_ text: [UInt8]) -> [[UInt8]] {
+  var lines: [[UInt8]] = []
+  var current: [UInt8] = []
+  var index = 0
+  while index < text.count {
+    let byte = text[index]
+    index += 1
+    if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+      if byte == UInt8(ascii: "\r"), index < text.count, text[index] == UInt8(ascii: "\n") {
+        index += 1
+      }
+      lines.append(current)
+      current = []
+    } else {
+      current.append(byte)
     }
-    history.add(line)
-    let flow = line.withUnsafeBufferPointer { buffer -> Flow in
-      let line = Line(number: 1, bytes: buffer)
-      if runner.check(line, source: nil) > 0 { return .next }
-      return runner.run(line, source: nil)
-    }
-    runner.output.flush()
-    if case .quit = flow { return 0 }
+  }
+  if !current.isEmpty || lines.isEmpty { lines.append(current) }
+  return lines
+}
+
+/// The one context of readline's callbacks: what completion needs to know
+/// of the session, kept current before each line is read.
+final class PromptContext {
+  private(set) var completion: CompletionContext
+
+  init(ascii: Bool) {
+    completion = CompletionContext(ascii: ascii, folder: folderNames)
+  }
+
+  func update(_ session: Session) {
+    let history = session.history
+    let version = history.current
+    completion.deck = version.deck.cards(in: history.game(of: version))
+    completion.hand = version.hand.cards
   }
 }
 
-/// Readline's callbacks are C functions without context, so what they need
-/// lives here, touched only from the one thread that runs the prompt.
-enum Prompt {
-  /// The line entered, as bytes: invalid UTF-8 must reach the parser as is.
-  nonisolated(unsafe) static var line: [UInt8]?
-  nonisolated(unsafe) static var lineDone = false
-  nonisolated(unsafe) static var candidates: [String] = []
-  nonisolated(unsafe) static var deckCards: [Card] = []
-  nonisolated(unsafe) static var ascii = false
-  nonisolated(unsafe) static var signalPipe: (read: Int32, write: Int32) = (-1, -1)
-  static let promptText = "handsh> "
-  nonisolated(unsafe) static var promptCString: UnsafeMutablePointer<CChar>? = nil
+/// The array readline takes from a completion function: what replaces the
+/// word, then the candidates; nil when there are none.
+private func readlineMatches(_ answer: Completions)
+  -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+{
+  guard !answer.candidates.isEmpty else { return nil }
+  let entries =
+    answer.candidates.count == 1 ? answer.candidates : [answer.common] + answer.candidates
+  guard let matches = handsh_matches_new(entries.count) else { return nil }
+  for (index, entry) in entries.enumerated() { handsh_matches_set(matches, index, entry) }
+  return matches
+}
 
-  static func start(_ runner: Runner) {
-    handsh_rl_set_name("handsh")
-    // We handle the signals ourselves, through the self-pipe.
-    handsh_rl_set_catch_signals(0)
-    handsh_rl_set_completer { text, start, _ in Prompt.complete(text, start) }
-    ascii = runner.options.ascii
-    promptCString = strdup(promptText)
-    var fds: [Int32] = [-1, -1]
-    if pipe(&fds) == 0 {
-      signalPipe = (fds[0], fds[1])
-      for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-      for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    }
-    for signal in [SIGINT, SIGWINCH, SIGTERM, SIGHUP] { install(signal) }
-  }
-
-  static func stop() {
-    for number in [SIGINT, SIGWINCH, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
-  }
-
-  /// Keeps the completion's view of the session current.
-  static func update(_ runner: Runner) {
-    let history = runner.session.history
-    deckCards = history.current.deck.cards(in: history.game(of: history.current))
-  }
-
-  private static func install(_ number: Int32) {
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = { number in
-      var byte = UInt8(truncatingIfNeeded: number)
-      _ = write(Prompt.signalPipe.write, &byte, 1)
-    }
-    sigemptyset(&action.sa_mask)
-    action.sa_flags = 0
-    sigaction(number, &action, nil)
-  }
-
-  /// Reads one line at the prompt; nil at Ctrl-D on an empty line.
-  static func readLine() -> [UInt8]? {
-    lineDone = false
-    line = nil
-    installLineHandler()
-    while !lineDone {
-      var fds = [
-        pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0),
-      ]
-      let ready = poll(&fds, 2, -1)
-      if ready < 0 {
-        if errno == EINTR { continue }
-        rl_callback_handler_remove()
-        return nil
-      }
-      if fds[1].revents & Int16(POLLIN) != 0 { handleSignals() }
-      if !lineDone, fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-        rl_callback_read_char()
+/// The names in `folder` (`""`: the current one) that are valid UTF-8.
+private func folderNames(_ folder: String) -> [String] {
+  guard let directory = opendir(folder.isEmpty ? "." : folder) else { return [] }
+  defer { closedir(directory) }
+  var names: [String] = []
+  while let entry = readdir(directory) {
+    let name = withUnsafePointer(to: &entry.pointee.d_name) { tuple in
+      tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) {
+        String(validatingCString: $0)
       }
     }
-    return line
+    if let name { names.append(name) }
   }
+  return names
+}
 
-  /// Shows the prompt; readline calls back with the line (nil at Ctrl-D).
-  private static func installLineHandler() {
-    rl_callback_handler_install(promptCString) { raw in
-      Prompt.lineDone = true
-      if let raw {
-        Prompt.line = Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw)))
-        free(raw)
-      }
-      rl_callback_handler_remove()
-    }
+// MARK: Pointing at a failed command
+
+/// The two lines that point at the failed command of a line holding several
+/// (handsh(1), THE PROMPT): the line again, indented by two spaces, made safe
+/// as in diagnostics (tabs shown as spaces), and `^` under each column of
+/// the failed command. They go to stderr before `error: MESSAGE`.
+package func failurePointer(line: [UInt8], command span: Range<Int>) -> [String] {
+  let lower = min(max(span.lowerBound, 0), line.count)
+  let upper = min(max(span.upperBound, lower), line.count)
+  func shown(_ bytes: ArraySlice<UInt8>) -> String {
+    safeText(bytes).replacingTabs()
   }
+  let before = shown(line[..<lower])
+  let failed = shown(line[lower..<upper])
+  let after = shown(line[upper...])
+  let indent = "  "
+  return [
+    indent + before + failed + after,
+    indent + String(repeating: " ", count: columns(before))
+      + String(repeating: "^", count: max(1, columns(failed))),
+  ]
+}
 
-  private static func handleSignals() {
-    var byte: UInt8 = 0
-    while read(signalPipe.read, &byte, 1) == 1 {
-      switch Int32(byte) {
-      case SIGINT:
-        // Drop the line being typed and start afresh on a new line.
-        rl_free_line_state()
-        rl_callback_sigcleanup()
-        rl_cleanup_after_signal()
-        rl_callback_handler_remove()
-        rl_replace_line("", 0)
-        _ = write(1, "\n", 1)
-        installLineHandler()
-      case SIGWINCH:
-        rl_resize_terminal()
-      default:
-        // SIGTERM, SIGHUP: history is already on disk; restore the terminal.
-        // Then die of the signal itself, so the parent sees how handsh ended.
-        rl_callback_handler_remove()
-        rl_cleanup_after_signal()
-        signal(Int32(byte), SIG_DFL)
-        raise(Int32(byte))
-        exit(128 + Int32(byte))
-      }
-    }
+extension String {
+  fileprivate func replacingTabs() -> String {
+    String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\t" ? " " : $0 }))
   }
+}
 
-  // MARK: Completion
-
-  /// Tab: command names at the start of a command, topics after `help`, and
-  /// the cards still in the deck after `add`.
-  static func complete(
-    _ text: UnsafePointer<CChar>?, _ start: Int32
-  ) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-    handsh_rl_completion_over()
-    let buffer = handsh_rl_line_buffer().map { String(cString: $0) } ?? ""
-    let before = Array(buffer.utf8.prefix(max(0, Int(start))))
-    let command =
-      before.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).last ?? []
-    let words = command.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map {
-      String(decoding: $0, as: UTF8.self)
+/// How many columns a terminal gives `text`: none for combining marks,
+/// variation selectors and other invisible format characters, two for wide
+/// East Asian characters and emoji, one for the rest.
+private func columns(_ text: String) -> Int {
+  text.unicodeScalars.reduce(0) { total, scalar in
+    let properties = scalar.properties
+    switch properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return total
+    default: break
     }
-    let typed = text.map { String(cString: $0) } ?? ""
-    candidates = completions(typed: typed, after: words)
-    guard !candidates.isEmpty else { return nil }
-    return rl_completion_matches(text) { _, state in
-      guard Int(state) < Prompt.candidates.count else { return nil }
-      return strdup(Prompt.candidates[Int(state)])
-    }
+    if properties.isVariationSelector { return total }
+    if properties.isEmojiPresentation || isWide(scalar.value) { return total + 2 }
+    return total + 1
   }
+}
 
-  static func completions(typed: String, after words: [String]) -> [String] {
-    let lowered = typed.lowercased()
-    switch words.count {
-    case 0:
-      return CommandName.allCases.map(\.rawValue).filter { $0.hasPrefix(typed) }
-    case 1 where words[0] == "help":
-      return CommandName.allCases.map(\.rawValue).filter { $0.hasPrefix(typed) }
-    case 1 where words[0] == "add":
-      return deckCards.filter {
-        $0.name(ascii: ascii).lowercased().hasPrefix(lowered)
-          || $0.name(ascii: true).lowercased().hasPrefix(lowered)
-      }.map { $0.name(ascii: ascii) }
-    default:
-      return []
-    }
+private func isWide(_ value: UInt32) -> Bool {
+  switch value {
+  case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+    0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+    0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+    return true
+  default:
+    return false
   }
 }

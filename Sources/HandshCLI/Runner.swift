@@ -18,6 +18,9 @@ struct Runner {
   let options: Options
   /// Whether any command or line failed so far (exit status 1).
   var failed = false
+  /// At the prompt with stderr a terminal: point at the failed command of a
+  /// line that holds several (handsh(1), THE PROMPT).
+  var pointsAtFailures = false
 
   init(options: Options, seed: UInt64) {
     self.options = options
@@ -75,6 +78,11 @@ struct Runner {
       }
       if let failure {
         failed = true
+        if source == nil, pointsAtFailures, index > 0 || parser.hasCommandsLeft {
+          output.flush()
+          let bytes = Array(line.bytes)
+          for text in failurePointer(line: bytes, command: span) { Platform.printError(text) }
+        }
         report(
           renderer.message(for: failure), line: line.number,
           column: parser.column(at: span.lowerBound), source: source)
@@ -237,5 +245,14 @@ struct Runner {
     } else {
       Platform.printError("error: " + message)
     }
+  }
+}
+
+extension LineParser {
+  /// Whether a command follows in the rest of the line.
+  fileprivate var hasCommandsLeft: Bool {
+    var rest = self
+    if case .end = rest.nextItem() { return false }
+    return true
   }
 }

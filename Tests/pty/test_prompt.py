@@ -1,7 +1,7 @@
-"""The readline prompt of `handsh` (SPEC §8, §6 on -i; issue 3), driven in a
+"""The readline prompt of `handsh` (handsh(1), THE PROMPT, and -i), driven in a
 real pseudo-terminal with pexpect. Fixtures: conftest.py.
 
-Seed 42 deals 7♥ 3♣ K♥ A♠ 2♠ A♥ A♣ K♦ 10♦ 5♥ (SPEC §2).
+Seed 42 deals 7♥ 3♣ K♥ A♠ 2♠ A♥ A♣ K♦ 10♦ 5♥ (handsh(1), The shuffle).
 """
 
 import os
@@ -86,8 +86,9 @@ def test_error_goes_to_stderr(box):
 
 
 def test_colour_auto_at_the_prompt(box):
-    # stdout is a terminal and NO_COLOR is unset: red cards are coloured.
-    sh = box.spawn("--seed", "42", color=None)
+    # stdout is a terminal (not a dumb one) and NO_COLOR is unset: red cards
+    # are coloured.
+    sh = box.spawn("--seed", "42", color=None, env={"TERM": "xterm"})
     sh.first_prompt()
     raw = sh.command_raw("add")
     assert "\x1b[31m7♥\x1b[0m" in raw, repr(raw)
@@ -248,7 +249,7 @@ def test_tab_completes_a_command_after_a_semicolon(box, separator):
     assert sh.last_echo == f"add{separator}history"
 
 
-def test_tab_does_not_complete_file_names(box):
+def test_tab_completes_file_names_only_after_save(box):
     (box.cwd / "setup.hand").write_text("add\n")
     (box.cwd / "somewhere").mkdir()
     sh = box.spawn("--seed", "42")
@@ -261,8 +262,13 @@ def test_tab_does_not_complete_file_names(box):
         "error: invalid position './s': expected a whole number of 1 or more"
     ]
     assert sh.last_echo == "del ./s"
+    # After save: file names, a folder marked with `/`.
     assert sh.command("save ./set\t") == []
-    assert sh.last_echo == "save ./set"
+    assert sh.last_echo == "save ./setup.hand"
+    assert (box.cwd / "setup.hand").read_text().startswith("#!/usr/bin/env handsh\n")
+    sh.child.send("save som\t")
+    sh.child.expect_exact("save somewhere/")
+    sh.child.send("\x15")
 
 
 # MARK: - History file
@@ -505,7 +511,7 @@ def test_interactive_prompts_on_version_0_after_a_syntax_error(box):
     sh = box.spawn("--seed", "42", "--quiet", "-i", "setup.hand", stderr_to_file=True)
     sh.first_prompt()
     assert "setup.hand:2:1: error: unknown command 'foo'" in sh.stderr()
-    # SPEC §6: with a syntax error anywhere, nothing runs; -i then prompts on
+    # handsh(1), DESCRIPTION: with a syntax error anywhere, nothing runs; -i then prompts on
     # the version the script reached, which is version 0.
     assert sh.command("show") == ["(empty)"]
     assert sh.command("history") == ["*0  start  (empty)"]

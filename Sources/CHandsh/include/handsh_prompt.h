@@ -1,0 +1,70 @@
+// The readline prompt's C side (handsh(1), THE PROMPT): readline's callback
+// interface driven by poll(2) on the terminal and on a self-pipe that the
+// signal handler writes to, so that every signal is handled between two
+// keystrokes, with readline's state and the terminal's modes in order.
+#ifndef HANDSH_PROMPT_H
+#define HANDSH_PROMPT_H
+
+#include <stddef.h>
+
+/// Answers Tab: the NULL-terminated array readline wants (its first entry is
+/// what replaces the typed word, then the candidates, each allocated with
+/// malloc; see handsh_matches_new), or NULL for none. `before` is the line up
+/// to the word being completed, `text` that word. Sets *file_names to 1 when
+/// the candidates are file names (readline then quotes them and marks
+/// folders).
+typedef char *_Nullable *_Nullable (*handsh_completer)(
+    void *_Nullable context, const char *_Nonnull before, const char *_Nonnull text,
+    int *_Nonnull file_names);
+
+/// Sets readline up for handsh and starts catching the signals the prompt
+/// handles. The prompt is drawn on `out_fd` (1 or 2). `completer` receives
+/// `context`, which handsh_prompt_end forgets.
+void handsh_prompt_begin(
+    const char *_Nonnull prompt, int out_fd, handsh_completer _Nullable completer,
+    void *_Nullable context);
+
+/// Puts back the signal dispositions handsh_prompt_begin found, and forgets
+/// the completer and its context.
+void handsh_prompt_end(void);
+
+typedef enum {
+  /// A line was entered: `line` (malloc'd; the caller frees it).
+  handsh_read_line,
+  /// Control-D on an empty line, or the end of the input: one line break
+  /// has been written.
+  handsh_read_end,
+  /// SIGQUIT, SIGTERM or SIGHUP: the terminal is restored and the cursor is
+  /// on a fresh line if text had been typed; handsh must now end by `signal`.
+  handsh_read_signal,
+} handsh_read_kind;
+
+typedef struct {
+  handsh_read_kind kind;
+  char *_Nullable line;
+  int signal;
+} handsh_read_result;
+
+/// Shows the prompt and reads one line, handling Control-C, Control-Z and
+/// the resume after it, and window size changes on the way.
+handsh_read_result handsh_prompt_read(void);
+
+/// Ends the process by `signal`, as its default action does (the exit
+/// status 128 + signal if that action does not end it).
+_Noreturn void handsh_die_by_signal(int signal);
+
+/// Sets LC_CTYPE to a UTF-8 locale when the environment's is not one
+/// (LC_ALL=C, LANG unset), as Python does (PEP 538); the other categories
+/// follow the environment. Call before the prompt's first line.
+void handsh_use_utf8_locale(void);
+
+/// Whether the inputrc asks completion to ignore case
+/// (`set completion-ignore-case on`).
+int handsh_completion_ignores_case(void);
+
+/// An array for `count` matches and the NULL after them, all NULL for now.
+char *_Nullable *_Nullable handsh_matches_new(size_t count);
+/// Stores a copy of `text` at `index` of an array from handsh_matches_new.
+void handsh_matches_set(char *_Nullable *_Nonnull matches, size_t index, const char *_Nonnull text);
+
+#endif

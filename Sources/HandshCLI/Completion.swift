@@ -1,0 +1,237 @@
+import HandKit
+
+/// What Tab can offer at the prompt: a view of the session, taken before
+/// each line is read (handsh(1), THE PROMPT, Completion).
+package struct CompletionContext {
+  /// The cards still in the deck, in any order.
+  package var deck: [Card]
+  /// The cards in the hand, top first.
+  package var hand: [Card]
+  package var ascii: Bool
+  /// Command names, `empty` and file names match in any case (readline's
+  /// `completion-ignore-case`); cards always do.
+  package var ignoresCase = false
+  /// The names in a folder (`""` is the current folder, else a path that
+  /// ends in `/`); empty when it cannot be read.
+  package var folder: (String) -> [String]
+
+  package init(
+    deck: [Card] = [], hand: [Card] = [], ascii: Bool = false,
+    folder: @escaping (String) -> [String] = { _ in [] }
+  ) {
+    self.deck = deck
+    self.hand = hand
+    self.ascii = ascii
+    self.folder = folder
+  }
+}
+
+/// The answer to Tab.
+package struct Completions: Equatable {
+  package enum Kind: Equatable {
+    case words
+    /// File names, which readline quotes when they need it and marks with
+    /// `/` when they name a folder.
+    case fileNames
+  }
+
+  package var kind: Kind
+  package var candidates: [String]
+
+  package init(_ kind: Kind = .words, _ candidates: [String] = []) {
+    self.kind = kind
+    self.candidates = candidates
+  }
+
+  /// What replaces the typed word: the longest start that all candidates
+  /// share, in whole characters, so no character is ever inserted in part.
+  package var common: String {
+    guard var common = candidates.first.map(Array.init) else { return "" }
+    for candidate in candidates.dropFirst() {
+      let shared = zip(common, candidate).prefix { $0 == $1 }.count
+      common.removeSubrange(shared...)
+    }
+    return String(common)
+  }
+}
+
+/// What Tab offers for the word `typed`, given the line before it (`before`
+/// ends where that word starts; a `"` that opens it is part of `before`):
+/// command names at the start of a command, topics after `help`, the
+/// deck's cards in new-deck order after `add`, the hand's positions after
+/// `del` and `mv`, the hand's cards top first after `expect`, and file
+/// names after `save`. Nothing inside a comment.
+package func completions(typed: String, after before: String, in context: CompletionContext)
+  -> Completions
+{
+  guard let (words, quoted) = commandWords(before) else { return Completions() }
+  guard let command = words.first else {
+    if quoted { return Completions() }
+    return Completions(.words, commandNames(startingWith: typed, context))
+  }
+  let arguments = words.count - 1
+  if quoted {
+    // A quoted word is a FILE, never a card, a number or a name.
+    guard command == "save", arguments == 0 else { return Completions() }
+    return fileNames(startingWith: unescaped(typed), in: context)
+  }
+  switch (command, arguments) {
+  case ("help", 0):
+    return Completions(.words, commandNames(startingWith: typed, context))
+  case ("add", 0):
+    let deck = context.deck.sorted()
+    return Completions(.words, names(of: deck, spelledBy: typed, ascii: context.ascii))
+  case ("del", 0), ("mv", 0), ("mv", 1):
+    let count = context.hand.count
+    let positions = count == 0 ? [] : (1...count).map(String.init)
+    return Completions(.words, positions.filter { $0.utf8.starts(with: typed.utf8) })
+  case ("expect", _):
+    if context.hand.isEmpty {
+      let empty = arguments == 0 && starts("empty", with: typed, context)
+      return Completions(.words, empty ? ["empty"] : [])
+    }
+    let named = words.dropFirst().compactMap { Card(parsing: Array($0.utf8)) }
+    let left = context.hand.filter { !named.contains($0) }
+    return Completions(.words, names(of: left, spelledBy: typed, ascii: context.ascii))
+  case ("save", 0):
+    return fileNames(startingWith: typed, in: context)
+  default:
+    return Completions()
+  }
+}
+
+private func commandNames(startingWith typed: String, _ context: CompletionContext) -> [String] {
+  CommandName.allCases.map(\.rawValue).filter { starts($0, with: typed, context) }
+}
+
+/// Whether `name` starts with `typed`, byte for byte, or in any ASCII case
+/// when the context ignores case.
+private func starts(_ name: String, with typed: String, _ context: CompletionContext) -> Bool {
+  guard context.ignoresCase else { return name.utf8.starts(with: typed.utf8) }
+  return name.unicodeScalars.map(lowercased).starts(with: typed.unicodeScalars.map(lowercased))
+}
+
+/// The words of the command that `before` ends in, and whether it ends
+/// inside an opening `"`; nil inside a comment. Words are split as the
+/// parser splits them (handsh(1), COMMANDS).
+private func commandWords(_ before: String) -> (words: [String], quoted: Bool)? {
+  var words: [String] = []
+  var word: String?
+  var quoted = false
+  var escaped = false
+  for scalar in before.unicodeScalars {
+    if quoted {
+      if escaped {
+        escaped = false
+      } else if scalar == "\\" {
+        escaped = true
+      } else if scalar == "\"" {
+        quoted = false
+      }
+      word?.unicodeScalars.append(scalar)
+      continue
+    }
+    switch scalar {
+    case " ", "\t":
+      if let finished = word { words.append(finished) }
+      word = nil
+    case ";":
+      words = []
+      word = nil
+    case "#":
+      return nil
+    case "\"" where word == nil:
+      quoted = true
+      word = "\""
+    default:
+      word = (word ?? "") + String(scalar)
+    }
+  }
+  if !quoted, let unfinished = word { words.append(unfinished) }
+  return (words, quoted)
+}
+
+/// `text` typed inside double quotes, with `\"` and `\\` read as `"` and `\`.
+private func unescaped(_ text: String) -> String {
+  var out = String.UnicodeScalarView()
+  var escaped = false
+  for scalar in text.unicodeScalars {
+    if !escaped, scalar == "\\" {
+      escaped = true
+      continue
+    }
+    if escaped, scalar != "\"", scalar != "\\" { out.append("\\") }
+    escaped = false
+    out.append(scalar)
+  }
+  if escaped { out.append("\\") }
+  return String(out)
+}
+
+// MARK: Cards
+
+/// The names of `cards`, in their order, that `typed` is the start of some
+/// spelling of (handsh(1), Cards): any case, `T` for ten, suit letters and
+/// the symbols `♥♦♣♠` or `♡♢♧♤`, each optionally followed by U+FE0F.
+private func names(of cards: [Card], spelledBy typed: String, ascii: Bool) -> [String] {
+  let typed = Array(typed.unicodeScalars).map(lowercased)
+  return cards.filter { card in
+    spellings(of: card).contains { $0.starts(with: typed) }
+  }.map { $0.name(ascii: ascii) }
+}
+
+private func spellings(of card: Card) -> [[Unicode.Scalar]] {
+  var ranks = [card.rank.name]
+  if card.rank == .ten { ranks.append("T") }
+  let suits = [card.suit.symbol, card.suit.letter, outline(card.suit)]
+  var all: [[Unicode.Scalar]] = []
+  for rank in ranks {
+    for suit in suits {
+      all.append((rank + suit + "\u{FE0F}").unicodeScalars.map(lowercased))
+    }
+  }
+  return all
+}
+
+private func outline(_ suit: Suit) -> String {
+  switch suit {
+  case .hearts: "♡"
+  case .diamonds: "♢"
+  case .clubs: "♧"
+  case .spades: "♤"
+  }
+}
+
+private func lowercased(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+  guard ("A"..."Z").contains(scalar), let lower = Unicode.Scalar(scalar.value + 32) else {
+    return scalar
+  }
+  return lower
+}
+
+// MARK: File names
+
+/// The names in the folder that `typed` points into that start like it,
+/// in byte order; hidden ones only when `typed`'s name starts with `.`.
+/// `~` is not a home folder to `save`, so a name that would start with it is
+/// offered as `./~…`.
+private func fileNames(startingWith typed: String, in context: CompletionContext)
+  -> Completions
+{
+  let bytes = Array(typed.utf8)
+  let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+  let folder = slash.map { String(decoding: bytes[...$0], as: UTF8.self) } ?? ""
+  let prefix = slash.map { String(decoding: bytes[($0 + 1)...], as: UTF8.self) } ?? typed
+  let hidden = prefix.hasPrefix(".")
+  let names = context.folder(folder).filter { name in
+    name != "." && name != ".." && starts(name, with: prefix, context)
+      && (hidden || !name.hasPrefix("."))
+  }
+  let sorted = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  return Completions(
+    .fileNames,
+    sorted.map { name in
+      let path = folder + name
+      return path.hasPrefix("~") ? "./" + path : path
+    })
+}
