@@ -8,6 +8,9 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   setlocale(LC_ALL, "")
   Prompt.start(runner)
   defer { Prompt.stop() }
+  // SIGTERM and SIGHUP end handsh from inside the prompt: a recording is
+  // written first (handsh(1), GOLDEN TESTS).
+  Prompt.beforeSignalEnd = { [recorder = runner.recorder] in _ = recorder?.finish() }
   if !runner.options.quiet {
     let seed = runner.session.history.seed(of: runner.session.current)
     Platform.printError(
@@ -24,11 +27,7 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
       return 0
     }
     history.add(line)
-    let flow = line.withUnsafeBufferPointer { buffer -> Flow in
-      let line = Line(number: 1, bytes: buffer)
-      if runner.check(line, source: nil) > 0 { return .next }
-      return runner.run(line, source: nil)
-    }
+    let flow = runner.enter(line)
     runner.output.flush()
     if case .quit = flow { return 0 }
   }
@@ -46,6 +45,8 @@ enum Prompt {
   nonisolated(unsafe) static var signalPipe: (read: Int32, write: Int32) = (-1, -1)
   static let promptText = "handsh> "
   nonisolated(unsafe) static var promptCString: UnsafeMutablePointer<CChar>? = nil
+  /// Run when SIGTERM or SIGHUP ends the session.
+  nonisolated(unsafe) static var beforeSignalEnd: () -> Void = {}
 
   static func start(_ runner: Runner) {
     handsh_rl_set_name("handsh")
@@ -140,6 +141,7 @@ enum Prompt {
         // Then die of the signal itself, so the parent sees how handsh ended.
         rl_callback_handler_remove()
         rl_cleanup_after_signal()
+        beforeSignalEnd()
         signal(Int32(byte), SIG_DFL)
         raise(Int32(byte))
         exit(128 + Int32(byte))
