@@ -26,6 +26,12 @@ struct Output {
     buffer.removeAll(keepingCapacity: true)
   }
 
+  /// Writes out what the buffer holds, then `bytes` as they are (no copy).
+  mutating func write(through bytes: [UInt8]) {
+    flush()
+    write(bytes)
+  }
+
   /// Writes `bytes` out; after the first failure nothing more is written,
   /// and the loop stops at its next line (handsh(1), EXIT STATUS).
   private mutating func write(_ bytes: [UInt8]) {

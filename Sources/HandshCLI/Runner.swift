@@ -100,24 +100,43 @@ struct Runner {
   // MARK: Whole runs
 
   /// A SCRIPT or `-c` text (handsh(1), DESCRIPTION): nothing runs unless the
-  /// whole text is free of syntax errors, so the text is read twice: a check
-  /// that reports every error, then the run. (One pass that ran ahead while
-  /// checking, holding its output and rolling back, saved too little time
-  /// for what it cost to follow.)
+  /// whole text is free of syntax errors. The commands run ahead while the
+  /// text is checked (`RunAhead`), and from where that paused once it is.
   mutating func runText(_ text: [UInt8], name: String) -> Flow {
     var lines = TextLines(text: text)
+    var ahead = RunAhead(from: session, enabled: !options.checkOnly)
     var errors = 0
-    lines.forEachLine { event in
-      if case .line(let line) = event { errors += check(line, source: name) }
+    forEachItem(&lines) { position, item, parser, line in
+      switch item {
+      case .error(let error):
+        report(error.message, line: line.number, column: error.column, source: name)
+        errors += 1
+        ahead.pause(at: position)
+      case .command(let command, let span):
+        ahead.run(command, span: span, parser: &parser, at: position, executor: &executor)
+      case .end: break
+      }
       return true
     }
-    guard errors == 0 else { return .stop }
-    guard !options.checkOnly else { return .next }
+    guard errors == 0 else {
+      ahead.rollBack(&executor)
+      return .stop
+    }
+    ahead.commit(to: &output)
+    guard let resume = ahead.pausedAt, !options.checkOnly else { return .next }
     var flow = Flow.next
-    lines.forEachLine { event in
-      guard case .line(let line) = event else { return true }
-      flow = run(line, source: name)
-      return flow == .next
+    forEachItem(&lines) { position, item, parser, line in
+      guard position >= resume, case .command(let command, let span) = item else { return true }
+      sink.location = (name, line.number)
+      switch executor.run(command, span: span, parser: &parser, sink: &sink) {
+      case .ran: return true
+      case .failed:
+        if options.keepGoing { return true }
+        flow = .stop
+      case .quit: flow = .quit
+      case .stopped: flow = .stop
+      }
+      return false
     }
     return flow
   }

@@ -17,7 +17,7 @@ public protocol CommandSink {
 }
 
 extension CommandSink {
-  public mutating func commandDone() -> Bool { true }
+  @inlinable public mutating func commandDone() -> Bool { true }
 }
 
 /// How the commands of a line ended.
@@ -28,6 +28,13 @@ public enum LineEnd: Sendable, Equatable {
   case failed
   /// `quit` or `exit` ran.
   case quit
+  /// The sink asked to stop.
+  case stopped
+}
+
+/// How one command ended.
+public enum CommandEnd: Sendable, Equatable {
+  case ran, failed, quit
   /// The sink asked to stop.
   case stopped
 }
@@ -50,7 +57,7 @@ public struct LineExecutor: Sendable {
   }
 
   /// Reports every syntax error of `line` to `sink`; returns how many.
-  public func check<Sink: CommandSink>(
+  @inlinable public func check<Sink: CommandSink>(
     _ line: UnsafeBufferPointer<UInt8>, knownASCII: Bool = false, sink: inout Sink
   ) -> Int {
     var parser = LineParser(line, knownASCII: knownASCII)
@@ -68,7 +75,7 @@ public struct LineExecutor: Sendable {
 
   /// Runs the commands of a line already checked for syntax errors. The
   /// first failed command ends the line unless `keepGoing` (a script's `-k`).
-  public mutating func run<Sink: CommandSink>(
+  @inlinable public mutating func run<Sink: CommandSink>(
     _ line: UnsafeBufferPointer<UInt8>, knownASCII: Bool = false, keepGoing: Bool = false,
     sink: inout Sink
   ) -> LineEnd {
@@ -77,28 +84,43 @@ public struct LineExecutor: Sendable {
       let item = parser.nextItem()
       if case .end = item { break }
       guard case .command(let command, let span) = item else { continue }
-      if echo { renderer.writeEcho(parser.words(in: span), to: &sink.out) }
-      var failure: CommandError?
-      do throws(CommandError) {
-        let outcome = try session.apply(command, written: spelling(command, span, parser)) {
-          sink.freshSeed()
-        }
-        if case .quit = outcome { return .quit }
-        failure = show(outcome, sink: &sink)
-      } catch {
-        failure = error
+      switch run(command, span: span, parser: &parser, sink: &sink) {
+      case .ran: break
+      case .failed: if !keepGoing { return .failed }
+      case .quit: return .quit
+      case .stopped: return .stopped
       }
-      if let failure {
-        sink.diagnose(renderer.message(for: failure), column: parser.column(at: span.lowerBound))
-        if !keepGoing { return .failed }
-      }
-      if !sink.commandDone() { return .stopped }
     }
     return .finished
   }
 
+  /// Runs one command that `parser` has just read (`span` holds its
+  /// words): echoes it, applies it, shows the outcome or reports the failure.
+  @inlinable public mutating func run<Sink: CommandSink>(
+    _ command: Command, span: Range<Int>, parser: inout LineParser, sink: inout Sink
+  ) -> CommandEnd {
+    if echo { renderer.writeEcho(parser.words(in: span), to: &sink.out) }
+    var failure: CommandError?
+    do throws(CommandError) {
+      let outcome = try session.apply(command, written: spelling(command, span, parser)) {
+        sink.freshSeed()
+      }
+      if case .quit = outcome { return .quit }
+      failure = show(outcome, sink: &sink)
+    } catch {
+      failure = error
+    }
+    if let failure {
+      sink.diagnose(renderer.message(for: failure), column: parser.column(at: span.lowerBound))
+      return .failed
+    }
+    return sink.commandDone() ? .ran : .stopped
+  }
+
   /// How `history` must write a change typed with padded numbers (`del 02`).
-  private func spelling(_ command: Command, _ span: Range<Int>, _ parser: LineParser) -> String? {
+  @usableFromInline func spelling(_ command: Command, _ span: Range<Int>, _ parser: LineParser)
+    -> String?
+  {
     switch command {
     case .delete, .move, .limit(.some): parser.unusualSpelling(of: span)
     default: nil
@@ -106,7 +128,9 @@ public struct LineExecutor: Sendable {
   }
 
   /// Shows what an outcome asks for; a failed `save` is the one failure.
-  private func show<Sink: CommandSink>(_ outcome: Outcome, sink: inout Sink) -> CommandError? {
+  @usableFromInline func show<Sink: CommandSink>(_ outcome: Outcome, sink: inout Sink)
+    -> CommandError?
+  {
     switch outcome {
     case .changed:
       if !quiet { renderer.writeHandLine(session.history, to: &sink.out) }
