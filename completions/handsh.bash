@@ -5,7 +5,8 @@
 #
 # Completes the options; the words of --color, as `--color WHEN` and as
 # `--color=WHEN`; nothing after an option that takes a number or a text;
-# and directories and .hand files for the SCRIPT argument.
+# files after --junit and --record; and directories and .hand files for the
+# SCRIPT argument (or the PATHs of --test).
 
 _handsh()
 {
@@ -30,7 +31,7 @@ _handsh()
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --) options_done=1; break ;;
-            --command | --seed | --limit | --color) ((i++)) ;;
+            --command | --seed | --limit | --color | --jobs | --junit | --record) ((i++)) ;;
             -[!-]*) _handsh_wants_value "${COMP_WORDS[i]}" && ((i++)) ;;
         esac
     done
@@ -41,8 +42,16 @@ _handsh()
                 _handsh_add_words "always auto never" "$cur" ""
                 return 0
                 ;;
-            --command | --command= | --seed | --seed= | --limit | --limit=)
+            --command | --command= | --seed | --seed= | --limit | --limit= | --jobs | --jobs=)
                 return 0 # a text or a number: nothing to offer
+                ;;
+            --junit | --junit= | --record | --record=)
+                compopt -o filenames 2>/dev/null || true
+                local file
+                while IFS= read -r file; do
+                    COMPREPLY+=("$file")
+                done < <(compgen -f -- "$cur")
+                return 0
                 ;;
             -[!-]*)
                 _handsh_wants_value "$prev" && return 0
@@ -55,13 +64,14 @@ _handsh()
                 _handsh_add_words "always auto never" "${cur#--color=}" "--color="
                 return 0
                 ;;
-            --command=* | --seed=* | --limit=*)
+            --command=* | --seed=* | --limit=* | --jobs=* | --junit=* | --record=*)
                 return 0
                 ;;
             -*)
                 _handsh_add_words "-c --command -s --seed -l --limit
                     -k --keep-going -n --check -q --quiet -i --interactive
-                    --echo --json --ascii --color -h --help -V --version" "$cur" ""
+                    --echo --json --ascii --color --test --update -j --jobs
+                    --tap --junit --record -h --help -V --version" "$cur" ""
                 return 0
                 ;;
         esac
@@ -86,7 +96,7 @@ _handsh_wants_value()
     local word=$1 k
     for ((k = 1; k < ${#word}; k++)); do
         case ${word:k:1} in
-            c | s | l) ((k == ${#word} - 1)); return ;;
+            c | s | l | j) ((k == ${#word} - 1)); return ;;
             k | n | q | i | h | V) ;;
             *) return 1 ;;
         esac
