@@ -52,6 +52,22 @@ final class GoldenModeTests: XCTestCase {
     XCTAssertEqual(result.out, "\(count) passed, 0 failed\n")
   }
 
+  /// examples/golden: a test a newcomer can run, break and bless.
+  func testTheExampleGoldenTestPassesBreaksAndIsBlessed() throws {
+    let examples = Self.repository.appendingPathComponent("examples/golden")
+    XCTAssertEqual(try handsh(["--test", examples.path]).out, "1 passed, 0 failed\n")
+    let copy = folder.appendingPathComponent("deal.hand")
+    let text = try String(contentsOf: examples.appendingPathComponent("deal.hand"), encoding: .utf8)
+    let broken = text.replacingOccurrences(of: "#> 7♥\n", with: "#> 8♥\n")
+    XCTAssertNotEqual(broken, text)
+    try Data(broken.utf8).write(to: copy)
+    let report = try handsh(["--test", "deal.hand"])
+    XCTAssertEqual(report.status, 1)
+    XCTAssertTrue(report.out.contains("\n-#> 8♥\n+#> 7♥\n"), report.out)
+    XCTAssertEqual(try handsh(["--test", "--update", "deal.hand"]).status, 0)
+    XCTAssertEqual(try String(contentsOf: copy, encoding: .utf8), text)
+  }
+
   // MARK: The fixtures' report
 
   private let fixtureArguments = ["--test", "cases", "empty_folder", "nonexistent"]
