@@ -321,8 +321,12 @@ import Testing
       lines.enumerated().map { indices.contains($0.offset) ? "X\n" : $0.element }.joined()
     }
     let old = lines.joined()
-    #expect(diff(old, changed([3, 10])).split(separator: "\n").filter { $0.hasPrefix("@@") }.count == 1)
-    #expect(diff(old, changed([3, 11])).split(separator: "\n").filter { $0.hasPrefix("@@") }.count == 2)
+    func hunks(_ text: String) -> Int {
+      text.split(separator: "\n").filter { $0.hasPrefix("@@") }.count
+    }
+    // Six unchanged lines between two changes: one hunk; seven: two.
+    #expect(hunks(diff(old, changed([3, 10]))) == 1)
+    #expect(hunks(diff(old, changed([3, 11]))) == 2)
     #expect(
       diff(old, changed([3, 11])).hasPrefix(
         "--- a\n+++ b\n@@ -1,7 +1,7 @@\n l1\n l2\n l3\n-l4\n+X\n"))
