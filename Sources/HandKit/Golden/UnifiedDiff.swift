@@ -105,8 +105,67 @@ func editScript(_ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>]) -> [Edit] {
   }
   let x = Array(a[prefix..<(a.count - suffix)])
   let y = Array(b[prefix..<(b.count - suffix)])
-  return Array(repeating: .same, count: prefix) + myers(x, y)
-    + Array(repeating: .same, count: suffix)
+  // Which lines of each text change; then each run of changed lines slides
+  // down past equal lines, as `diff` places it (`#>` `#>` less one loses
+  // the second).
+  var deleted = [Bool](repeating: false, count: a.count)
+  var inserted = [Bool](repeating: false, count: b.count)
+  var (i, j) = (prefix, prefix)
+  for edit in myers(x, y) {
+    switch edit {
+    case .same:
+      i += 1
+      j += 1
+    case .delete:
+      deleted[i] = true
+      i += 1
+    case .insert:
+      inserted[j] = true
+      j += 1
+    }
+  }
+  slideDown(&deleted, a)
+  slideDown(&inserted, b)
+  var edits: [Edit] = []
+  (i, j) = (0, 0)
+  while i < a.count || j < b.count {
+    if i < a.count, deleted[i] {
+      edits.append(.delete)
+      i += 1
+    } else if j < b.count, inserted[j] {
+      edits.append(.insert)
+      j += 1
+    } else {
+      edits.append(.same)
+      i += 1
+      j += 1
+    }
+  }
+  return edits
+}
+
+/// Moves each run of changed lines down while its first line equals the
+/// unchanged line after it (the text left unchanged stays the same),
+/// merging with the runs it meets.
+private func slideDown(_ changed: inout [Bool], _ lines: [ArraySlice<UInt8>]) {
+  var i = 0
+  while i < lines.count {
+    guard changed[i] else {
+      i += 1
+      continue
+    }
+    var start = i
+    var end = i
+    while end < lines.count, changed[end] { end += 1 }
+    while end < lines.count, lines[start] == lines[end] {
+      changed[start] = false
+      changed[end] = true
+      start += 1
+      end += 1
+      while end < lines.count, changed[end] { end += 1 }
+    }
+    i = end
+  }
 }
 
 private func myers(_ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>]) -> [Edit] {
