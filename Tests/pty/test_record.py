@@ -29,6 +29,7 @@ def test_the_recording_passes_and_reads_like_the_session(box):
     sh.command("#> not an expectation")
     # A line dropped with Ctrl-C is not written.
     sh.child.send("add 5h")
+    sh.child.expect_exact("add 5h")
     sh.child.sendintr()
     sh.prompt()
     out = sh.command("new")
