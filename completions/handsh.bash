@@ -34,7 +34,7 @@ _handsh()
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --) options_done=1; break ;;
-            --command | --seed | --limit | --color) ((i++)) ;;
+            --command | --seed | --limit | --color | --jobs | --junit | --record) ((i++)) ;;
             -[!-]*) _handsh_wants_value "${COMP_WORDS[i]}" && ((i++)) ;;
         esac
     done
@@ -48,7 +48,12 @@ _handsh()
                 _handsh_add_words "auto always never" "$cur" ""
                 return 0
                 ;;
-            --command | --command= | --seed | --seed= | --limit | --limit=)
+            --junit | --junit= | --record | --record=)
+                compopt -o filenames 2>/dev/null || true
+                _handsh_add_lines "$(compgen -f -- "$cur")"
+                return 0
+                ;;
+            --command | --command= | --seed | --seed= | --limit | --limit= | --jobs | --jobs=)
                 return 0 # a text or a number: nothing to offer
                 ;;
         esac
@@ -59,11 +64,15 @@ _handsh()
                 _handsh_add_words "auto always never" "${cur#--color=}" "--color="
                 return 0
                 ;;
-            --command=* | --seed=* | --limit=*)
+            --junit=* | --record=*)
+                _handsh_add_lines "$(compgen -f -- "${cur#*=}")" "${cur%%=*}="
+                return 0
+                ;;
+            --command=* | --seed=* | --limit=* | --jobs=*)
                 return 0
                 ;;
             -*)
-                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color -h --help -V --version" "$cur" ""
+                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color --test --update -j --jobs --tap --junit --record -h --help -V --version" "$cur" ""
                 return 0
                 ;;
         esac
@@ -88,7 +97,7 @@ _handsh_wants_value()
     local word=$1 k
     for ((k = 1; k < ${#word}; k++)); do
         case ${word:k:1} in
-            c | s | l) ((k == ${#word} - 1)); return ;;
+            c | s | l | j) ((k == ${#word} - 1)); return ;;
             k | n | q | i | h | V) ;;
             *) return 1 ;;
         esac
@@ -103,6 +112,7 @@ _handsh_long()
         c) echo --command ;;
         s) echo --seed ;;
         l) echo --limit ;;
+        j) echo --jobs ;;
     esac
 }
 

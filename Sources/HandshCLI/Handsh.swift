@@ -14,6 +14,8 @@ package enum Mode: Equatable {
   case stdin
   /// The readline prompt.
   case prompt
+  /// `--test PATH…`: golden tests (handsh(1), GOLDEN TESTS).
+  case test
 
   package enum TextSource: Equatable {
     case command([UInt8])
@@ -28,6 +30,8 @@ package enum Mode: Equatable {
       self = .help
     } else if options.version {
       self = .version
+    } else if options.test {
+      self = .test
     } else if let command = options.command {
       self = .text(source: .command(command), thenInteractive: options.interactive)
     } else if let script = options.script, script != [UInt8(ascii: "-")] {
@@ -56,8 +60,16 @@ package enum Handsh {
     let mode = Mode(
       options, stdin: Platform.isTerminal(0), stdout: Platform.isTerminal(1),
       stderr: Platform.isTerminal(2))
+    if options.record != nil, mode != .prompt {
+      Platform.printError(
+        "handsh: --record needs the prompt: stdin and stdout or stderr a terminal")
+      Platform.printError("Try 'handsh --help' for more information.")
+      return 2
+    }
     var runner = Runner(options: options, seed: options.seed ?? UInt64.random(in: .min ... .max))
-    let status = run(mode, &runner)
+    if let file = options.record { runner.recorder = Recorder(file: file, runner: runner) }
+    var status = run(mode, &runner)
+    if let recorder = runner.recorder, !recorder.finish() { status = max(status, 1) }
     runner.output.flush()
     if let failure = runner.output.failure {
       // A closed pipe ends handsh quietly, like `cat`.
@@ -77,6 +89,8 @@ package enum Handsh {
       return 0
     case .prompt:
       return runPrompt(&runner)
+    case .test:
+      return GoldenTestRun(options: runner.options).run(&runner.output)
     case .stdin:
       var stdin = StreamLines(fd: 0)
       _ = runner.runStream(&stdin, name: "<stdin>")

@@ -22,6 +22,17 @@ package struct Options: Equatable {
   package var version = false
   /// The SCRIPT operand: a path, or `-` for stdin, as raw bytes.
   package var script: [UInt8]?
+  /// `--test`: run the PATHs as golden tests (handsh(1), GOLDEN TESTS).
+  package var test = false
+  package var update = false
+  /// `-j N`: files run at once; nil for as many as there are CPUs.
+  package var jobs: Int?
+  package var tap = false
+  package var junit: [UInt8]?
+  /// `--record FILE`: write the prompt's session to FILE as a golden test.
+  package var record: [UInt8]?
+  /// The PATH operands of `--test`, as raw bytes.
+  package var paths: [[UInt8]] = []
 
   /// The defaults: no SCRIPT, limit 5, colour when a terminal shows it.
   package init() {}
@@ -117,6 +128,32 @@ extension Options {
       }
       options.color = choice
     },
+    OptionSpec(short: nil, long: "test", value: nil, help: "run the PATHs as golden tests") {
+      options, _ throws(UsageError) in options.test = true
+    },
+    OptionSpec(
+      short: nil, long: "update", value: nil, help: "with --test: rewrite failing tests to pass"
+    ) { options, _ throws(UsageError) in options.update = true },
+    OptionSpec(
+      short: "j", long: "jobs", value: "N", help: "with --test: run N files at once (default: CPUs)"
+    ) {
+      options, text throws(UsageError) in
+      guard let jobs = UInt64(decimalDigits: text), jobs >= 1 else {
+        throw UsageError(
+          message: "invalid jobs '\(safeText(text))': expected a whole number of 1 or more")
+      }
+      options.jobs = Int(min(jobs, 1024))
+    },
+    OptionSpec(short: nil, long: "tap", value: nil, help: "with --test: report in TAP version 14") {
+      options, _ throws(UsageError) in options.tap = true
+    },
+    OptionSpec(
+      short: nil, long: "junit", value: "FILE", help: "with --test: also write JUnit XML to FILE"
+    ) { options, text throws(UsageError) in options.junit = text },
+    OptionSpec(
+      short: nil, long: "record", value: "FILE",
+      help: "at the prompt: write the session to FILE as a golden test"
+    ) { options, text throws(UsageError) in options.record = text },
     OptionSpec(short: "h", long: "help", value: nil, help: "print this help and exit") {
       options, _ throws(UsageError) in options.help = true
     },
@@ -184,12 +221,47 @@ extension Options {
       }
       i += 1
     }
-    if operands.count > 1 {
+    if test {
+      paths = operands
+    } else if operands.count > 1 {
       throw UsageError(message: "unexpected argument '\(safeText(operands[1]))' (only one SCRIPT)")
+    } else {
+      script = operands.first
     }
-    script = operands.first
     if command != nil, let script {
       throw UsageError(message: "-c cannot be used with a SCRIPT ('\(safeText(script))')")
+    }
+    if !help && !version { try checkTestOptions() }
+  }
+
+  /// The combinations `--test` and `--record` forbid (handsh(1), GOLDEN TESTS).
+  private func checkTestOptions() throws(UsageError) {
+    if test {
+      let conflicts: [(Bool, String)] = [
+        (command != nil, "-c"), (interactive, "-i"), (keepGoing, "-k"), (checkOnly, "-n"),
+        (record != nil, "--record"),
+      ]
+      if let (_, name) = conflicts.first(where: { $0.0 }) {
+        throw UsageError(message: "--test cannot be used with \(name)")
+      }
+      if paths.isEmpty { throw UsageError(message: "--test needs at least one PATH") }
+      if paths.contains([UInt8(ascii: "-")]) {
+        throw UsageError(message: "--test cannot read tests from stdin ('-')")
+      }
+    } else {
+      let needTest: [(Bool, String)] = [
+        (update, "--update"), (tap, "--tap"), (junit != nil, "--junit"), (jobs != nil, "-j"),
+      ]
+      if let (_, name) = needTest.first(where: { $0.0 }) {
+        throw UsageError(message: "\(name) can only be used with --test")
+      }
+    }
+    if record != nil {
+      if command != nil { throw UsageError(message: "--record cannot be used with -c") }
+      if let script {
+        throw UsageError(
+          message: "--record cannot be used with a SCRIPT ('\(safeText(script))')")
+      }
     }
   }
 
@@ -217,8 +289,11 @@ extension Options {
   package static var usage: String {
     var lines = [
       "Usage: handsh [OPTIONS] [SCRIPT | -]",
+      "       handsh --test [--update] [-j N] [--tap] [--junit FILE] PATH...",
       "A shell for a hand of playing cards: runs SCRIPT, -c TEXT, or stdin;",
       "with a terminal and no SCRIPT, a readline prompt. Type 'help' inside.",
+      "With --test, checks the golden tests in the PATHs (files, or folders of",
+      "*.hand files) against the output written under their lines.",
       "",
       "Options:",
     ]
@@ -234,7 +309,8 @@ extension Options {
     lines += [
       "",
       "Exit status: 0 when every command succeeded, 1 when a command or the syntax",
-      "failed, 2 for a usage error. See handsh(1) for the language.",
+      "failed, 2 for a usage error. With --test: 0 when every test passed, 1 when",
+      "some failed, 2 for a malformed or unreadable one. See handsh(1).",
     ]
     return lines.joined(separator: "\n") + "\n"
   }

@@ -1,17 +1,10 @@
 /// Buffered standard output: renderers append bytes, and the buffer goes out
-/// in large writes, before any read that may block, and at the end.
-///
-/// Output can also be held back (while a script is still being checked):
-/// full buffers are then set aside in order, never copied again, and written
-/// out together when released, or dropped.
+/// in large writes, before any read that may block, before a diagnostic, and
+/// at the end.
 struct Output {
   var buffer: [UInt8] = []
   private let fd: Int32
   private let flushThreshold = 1 << 16
-  /// Buffers set aside while holding, oldest first.
-  private var held: [[UInt8]] = []
-  private(set) var heldBytes = 0
-  private(set) var isHolding = false
   /// The errno of the first failed write (a full disk, a closed pipe).
   private(set) var failure: Int32?
 
@@ -20,44 +13,23 @@ struct Output {
     buffer.reserveCapacity(flushThreshold + 4096)
   }
 
-  /// Writes the buffer out (or sets it aside, when holding) once it is large.
+  /// Writes the buffer out once it is large.
   mutating func flushIfFull() {
     guard buffer.count >= flushThreshold else { return }
-    if isHolding {
-      heldBytes += buffer.count
-      held.append(buffer)
-      buffer = []
-      buffer.reserveCapacity(flushThreshold + 4096)
-    } else {
-      flush()
-    }
-  }
-
-  /// From now on, keep what is written until `release` or `discard`.
-  mutating func hold() { isHolding = true }
-
-  /// Writes out everything held, and stops holding.
-  mutating func release() {
-    isHolding = false
-    for chunk in held { write(chunk) }
-    held = []
-    heldBytes = 0
     flush()
   }
 
-  /// Drops everything held and buffered, and stops holding.
-  mutating func discard() {
-    isHolding = false
-    held = []
-    heldBytes = 0
+  /// Writes the buffer out.
+  mutating func flush() {
+    guard !buffer.isEmpty else { return }
+    write(buffer)
     buffer.removeAll(keepingCapacity: true)
   }
 
-  /// Writes the buffer out, unless holding.
-  mutating func flush() {
-    guard !isHolding, !buffer.isEmpty else { return }
-    write(buffer)
-    buffer.removeAll(keepingCapacity: true)
+  /// Writes out what the buffer holds, then `bytes` as they are (no copy).
+  mutating func write(through bytes: [UInt8]) {
+    flush()
+    write(bytes)
   }
 
   /// Writes `bytes` out; after the first failure nothing more is written,

@@ -7,7 +7,7 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   handsh_use_utf8_locale()
   // Drawn on stdout when it is a terminal, else on stderr (`handsh | tee`).
   let screen: Int32 = Platform.isTerminal(1) ? 1 : 2
-  runner.pointsAtFailures = Platform.isTerminal(2)
+  runner.sink.pointsAtFailures = Platform.isTerminal(2)
   let context = PromptContext(ascii: runner.options.ascii)
   handsh_prompt_begin(
     "handsh> ", screen,
@@ -52,6 +52,9 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   runner.output.flush()
   handsh_prompt_end()
   if case .signal(let number) = end {
+    // SIGTERM and SIGHUP end a session as quit would: a recording is
+    // written first (handsh(1), GOLDEN TESTS).
+    if number != SIGQUIT { _ = runner.recorder?.finish() }
     // The terminal is restored; end as the signal asks, so that the parent
     // (a shell) sees how handsh ended.
     handsh_die_by_signal(number)
@@ -70,11 +73,7 @@ enum PromptEnd {
 /// then checked and run as a whole (handsh(1), THE PROMPT).
 func enter(_ line: [UInt8], _ runner: inout Runner, _ history: inout HistoryFile) -> Flow {
   history.add(line)
-  let flow = line.withUnsafeBufferPointer { buffer -> Flow in
-    let line = Line(number: 1, bytes: buffer)
-    if runner.check(line, source: nil) > 0 { return .next }
-    return runner.run(line, source: nil)
-  }
+  let flow = runner.enter(line)
   runner.output.flush()
   return flow
 }

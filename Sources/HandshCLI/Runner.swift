@@ -10,21 +10,20 @@ enum Flow {
 }
 
 /// Runs lines through the session and writes what they show: the one loop
-/// that scripts, stdin, `-c` and the prompt share.
+/// that scripts, stdin, `-c` and the prompt share. Running a line's commands
+/// is `LineExecutor`'s job (golden tests use it too); this adds the rules of
+/// each mode: a text is checked whole before anything runs, stdin and the
+/// prompt go line by line.
 struct Runner {
-  var session: Session
-  let renderer: Renderer
-  var output = Output()
+  var executor: LineExecutor
+  /// stdout, stderr and saving, as the process does them.
+  var sink: ProcessSink
   let options: Options
-  /// Whether any command or line failed so far (exit status 1).
-  var failed = false
-  /// At the prompt with stderr a terminal: point at the failed command of a
-  /// line that holds several (handsh(1), THE PROMPT).
-  var pointsAtFailures = false
+  /// `--record FILE`: told each line entered at the prompt.
+  var recorder: Recorder?
 
   init(options: Options, seed: UInt64) {
     self.options = options
-    session = Session(seed: seed, limit: options.limit)
     let color: Bool
     switch options.color {
     case .always: color = true
@@ -35,178 +34,114 @@ struct Runner {
         Platform.isTerminal(1) && Platform.environment("TERM") != "dumb"
         && (Platform.environment("NO_COLOR") ?? "").isEmpty
     }
-    renderer = Renderer(style: Style(ascii: options.ascii, color: color, json: options.json))
+    executor = LineExecutor(
+      session: Session(seed: seed, limit: options.limit),
+      renderer: Renderer(style: Style(ascii: options.ascii, color: color, json: options.json)),
+      echo: options.echo, quiet: options.quiet)
+    sink = ProcessSink(output: Output())
   }
 
-  // MARK: Checking
+  var session: Session {
+    get { executor.session }
+    set { executor.session = newValue }
+  }
+
+  var renderer: Renderer { executor.renderer }
+
+  var output: Output {
+    get { sink.output }
+    set { sink.output = newValue }
+    _modify { yield &sink.output }
+  }
+
+  /// Whether any command or line failed so far (exit status 1).
+  var failed: Bool {
+    get { sink.failed }
+    set { sink.failed = newValue }
+  }
+
+  // MARK: One line
 
   /// Reports every syntax error of `line`; returns how many there were.
   /// `source` is nil at the prompt.
   mutating func check(_ line: Line, source: String?) -> Int {
-    var parser = LineParser(line.bytes, knownASCII: line.isASCII)
-    var errors = 0
-    while true {
-      let item = parser.nextItem()
-      if case .end = item { break }
-      if case .error(let error) = item {
-        report(error.message, line: line.number, column: error.column, source: source)
-        errors += 1
-      }
-    }
-    return errors
+    sink.location = (source, line.number)
+    return executor.check(line.bytes, knownASCII: line.isASCII, sink: &sink)
   }
 
-  // MARK: Running
-
-  /// Runs the commands of a line already checked for syntax errors, from
-  /// its command number `first` on.
-  mutating func run(_ line: Line, source: String?, from first: Int = 0) -> Flow {
-    var parser = LineParser(line.bytes, knownASCII: line.isASCII)
-    var index = -1
-    while true {
-      let item = parser.nextItem()
-      if case .end = item { break }
-      index += 1
-      guard case .command(let command, let span) = item, index >= first else { continue }
-      var failure: CommandError?
-      do throws(CommandError) {
-        let outcome = try execute(command, span: span, parser: parser)
-        if case .quit = outcome { return .quit }
-        failure = perform(outcome)
-      } catch {
-        failure = error
-      }
-      if let failure {
-        failed = true
-        if source == nil, pointsAtFailures, index > 0 || parser.hasCommandsLeft {
-          output.flush()
-          let bytes = Array(line.bytes)
-          for text in failurePointer(line: bytes, command: span) { Platform.printError(text) }
-        }
-        report(
-          renderer.message(for: failure), line: line.number,
-          column: parser.column(at: span.lowerBound), source: source)
-        // At the prompt the rest of the line is skipped; a script stops.
-        if source == nil { return .next }
-        if !options.keepGoing { return .stop }
-      }
-      output.flushIfFull()
-      if output.failure != nil { return .stop }
-    }
-    return .next
-  }
-
-  /// Echoes (with `--echo`) and applies one command of the line `parser` reads.
-  private mutating func execute(
-    _ command: Command, span: Range<Int>, parser: LineParser
-  ) throws(CommandError) -> Outcome {
-    if options.echo { renderer.writeEcho(parser.words(in: span), to: &output.buffer) }
-    return try session.apply(command, written: spelling(command, span, parser)) {
-      UInt64.random(in: .min ... .max)
+  /// Runs the commands of a line already checked for syntax errors. At the
+  /// prompt (no `source`) a failure skips the rest of the line and the
+  /// session goes on; in a script it stops the run, unless `-k`.
+  mutating func run(_ line: Line, source: String?) -> Flow {
+    sink.location = (source, line.number)
+    let keepGoing = options.keepGoing && source != nil
+    switch executor.run(line.bytes, knownASCII: line.isASCII, keepGoing: keepGoing, sink: &sink) {
+    case .finished: return .next
+    case .failed: return source == nil ? .next : .stop
+    case .quit: return .quit
+    case .stopped: return .stop
     }
   }
 
-  /// How `history` must write a change typed with padded numbers (`del 02`).
-  private func spelling(_ command: Command, _ span: Range<Int>, _ parser: LineParser) -> String? {
-    switch command {
-    case .delete, .move, .limit(.some): parser.unusualSpelling(of: span)
-    default: nil
+  /// A line entered at the prompt: checked, then run by the prompt's rules,
+  /// and recorded with `--record`.
+  mutating func enter(_ bytes: [UInt8]) -> Flow {
+    if recorder != nil { sink.effects = [] }
+    if sink.pointsAtFailures { sink.enteredLine = bytes }
+    defer { sink.enteredLine = nil }
+    let flow = bytes.withUnsafeBufferPointer { buffer -> Flow in
+      let line = Line(number: 1, bytes: buffer)
+      if check(line, source: nil) > 0 { return .next }
+      return run(line, source: nil)
     }
-  }
-
-  /// Shows what an outcome asks for; a failed `save` is the one failure.
-  private mutating func perform(_ outcome: Outcome) -> CommandError? {
-    switch outcome {
-    case .changed:
-      if !options.quiet { renderer.writeHandLine(session.history, to: &output.buffer) }
-    case .nothing, .quit: break
-    case .show: renderer.writeShow(session.history, to: &output.buffer)
-    case .deck: renderer.writeDeck(session.history, to: &output.buffer)
-    case .history: renderer.writeHistory(session.history, to: &output.buffer)
-    case .limit(let limit): renderer.writeLimit(limit, to: &output.buffer)
-    case .help(let topic): output.buffer.append(contentsOf: helpText(topic).utf8)
-    case .save(let file, let script):
-      if let code = writeAtomically(script, to: file) {
-        return .cannotWrite(file: file, reason: Platform.describe(code))
-      }
-    }
-    return nil
+    recorder?.entered(bytes, effects: sink.effects ?? [])
+    sink.effects = nil
+    return flow
   }
 
   // MARK: Whole runs
 
-  /// A SCRIPT or `-c` text (SPEC §6): nothing runs unless the whole text is
-  /// free of syntax errors. Checking and running share one parse: commands
-  /// run while the text is being checked, their output held back, and the
-  /// held output is written only once the last line has checked clean. What
-  /// cannot be taken back (a save, a quit, a failure's diagnostic) or held
-  /// output grown large pauses that; the run resumes there after the check.
+  /// A SCRIPT or `-c` text (handsh(1), DESCRIPTION): nothing runs unless the
+  /// whole text is free of syntax errors. The commands run ahead while the
+  /// text is checked (`RunAhead`), and from where that paused once it is.
   mutating func runText(_ text: [UInt8], name: String) -> Flow {
     var lines = TextLines(text: text)
+    var ahead = RunAhead(from: session, enabled: !options.checkOnly)
     var errors = 0
-    var pause: (line: Int, command: Int)? = options.checkOnly ? (1, 0) : nil
-    let before = session
-    output.hold()
-    lines.forEachLine { event in
-      guard case .line(let line) = event else { return true }
-      var parser = LineParser(line.bytes, knownASCII: line.isASCII)
-      var index = 0
-      loop: while true {
-        switch parser.nextItem() {
-        case .end: break loop
-        case .error(let error):
-          report(error.message, line: line.number, column: error.column, source: name)
-          errors += 1
-          if pause == nil { pause = (line.number, index) }
-        case .command(let command, let span):
-          if pause == nil, !runAhead(command, span: span, parser: parser) {
-            pause = (line.number, index)
-          }
-        }
-        index += 1
+    forEachItem(&lines) { position, item, parser, line in
+      switch item {
+      case .error(let error):
+        report(error.message, line: line.number, column: error.column, source: name)
+        errors += 1
+        ahead.pause(at: position)
+      case .command(let command, let span):
+        ahead.run(command, span: span, parser: &parser, at: position, executor: &executor)
+      case .end: break
       }
       return true
     }
     guard errors == 0 else {
-      // Nothing ran: not the output, not the changes (`-i` goes on from here).
-      session = before
-      output.discard()
-      failed = true
+      ahead.rollBack(&executor)
       return .stop
     }
-    output.release()
-    guard let pause, !options.checkOnly else { return .next }
+    ahead.commit(to: &output)
+    guard let resume = ahead.pausedAt, !options.checkOnly else { return .next }
     var flow = Flow.next
-    lines.forEachLine { event in
-      guard case .line(let line) = event, line.number >= pause.line else { return true }
-      flow = run(line, source: name, from: line.number == pause.line ? pause.command : 0)
-      return flow == .next
+    forEachItem(&lines) { position, item, parser, line in
+      guard position >= resume, case .command(let command, let span) = item else { return true }
+      sink.location = (name, line.number)
+      switch executor.run(command, span: span, parser: &parser, sink: &sink) {
+      case .ran: return true
+      case .failed:
+        if options.keepGoing { return true }
+        flow = .stop
+      case .quit: flow = .quit
+      case .stopped: flow = .stop
+      }
+      return false
     }
     return flow
   }
-
-  /// Runs a command while the rest of the text is still being checked, its
-  /// output held. False, with nothing done, when it must wait for the check.
-  private mutating func runAhead(_ command: Command, span: Range<Int>, parser: LineParser) -> Bool {
-    switch command {
-    case .save, .quit: return false
-    default: break
-    }
-    guard output.heldBytes < Runner.holdLimit else { return false }
-    let mark = output.buffer.count
-    do throws(CommandError) {
-      _ = perform(try execute(command, span: span, parser: parser))
-      output.flushIfFull()
-      return true
-    } catch {
-      // A failed command changed nothing; it runs again, and reports, later.
-      output.buffer.removeSubrange(mark...)
-      return false
-    }
-  }
-
-  /// The most output held back while a text is checked (bounds the memory).
-  static let holdLimit = 32 << 20
 
   /// stdin as lines arrive: each line is checked, then run, before the next
   /// is read. With no `name`, the prompt's rules: errors read
@@ -220,7 +155,6 @@ struct Runner {
         if output.failure != nil { return false }
       case .line(let line):
         if check(line, source: name) > 0 {
-          failed = true
           if options.checkOnly || options.keepGoing || name == nil { return true }
           flow = .stop
         } else if !options.checkOnly {
@@ -238,21 +172,80 @@ struct Runner {
   /// `SOURCE:LINE:COLUMN: error: MESSAGE` in a script, `error: MESSAGE` at
   /// the prompt. Output so far goes first, so the two streams interleave.
   mutating func report(_ message: String, line: Int, column: Int, source: String?) {
+    sink.location = (source, line)
+    sink.diagnose(message, column: column)
+  }
+}
+
+/// What the commands of a real run write and do: stdout through `Output`,
+/// diagnostics on stderr, `save` on disk, fresh seeds from the system.
+struct ProcessSink: CommandSink {
+  var output: Output
+  /// The source and line number diagnostics point at; no source at the prompt.
+  var location: (source: String?, line: Int) = (nil, 0)
+  /// Whether any diagnostic was written (exit status 1).
+  var failed = false
+  /// The seeds `new` drew and the reasons saves failed, oldest first, kept
+  /// while recording (handsh(1), GOLDEN TESTS).
+  var effects: [Effect]?
+
+  enum Effect: Equatable {
+    case seed(UInt64)
+    case save(failure: String?)
+  }
+
+  var out: [UInt8] {
+    get { output.buffer }
+    set { output.buffer = newValue }
+    _modify { yield &output.buffer }
+  }
+
+  mutating func diagnose(_ message: String, column: Int) {
+    failed = true
     output.flush()
-    if let source {
+    if let source = location.source {
       Platform.printError(
-        diagnostic(message, at: SourceLocation(source: source, line: line, column: column)))
+        diagnostic(message, at: SourceLocation(source: source, line: location.line, column: column))
+      )
     } else {
       Platform.printError("error: " + message)
     }
   }
+
+  mutating func save(_ script: String, to file: String) -> String? {
+    let failure = writeAtomically(script, to: file).map(Platform.describe)
+    effects?.append(.save(failure: failure))
+    return failure
+  }
+
+  mutating func freshSeed() -> UInt64 {
+    let seed = UInt64.random(in: .min ... .max)
+    effects?.append(.seed(seed))
+    return seed
+  }
+
+  mutating func commandDone() -> Bool {
+    output.flushIfFull()
+    return output.failure == nil
+  }
+
+  /// At the prompt with stderr a terminal: point at the failed command of a
+  /// line that holds several (handsh(1), THE PROMPT).
+  var pointsAtFailures = false
+  /// The line being run at the prompt, while `pointsAtFailures`.
+  var enteredLine: [UInt8]?
+
+  mutating func commandFailed(span: Range<Int>) {
+    guard let line = enteredLine, line.withUnsafeBufferPointer(commandCount) > 1 else { return }
+    output.flush()
+    for text in failurePointer(line: line, command: span) { Platform.printError(text) }
+  }
 }
 
-extension LineParser {
-  /// Whether a command follows in the rest of the line.
-  fileprivate var hasCommandsLeft: Bool {
-    var rest = self
-    if case .end = rest.nextItem() { return false }
-    return true
-  }
+/// How many commands (or syntax errors) a line holds.
+private func commandCount(_ line: UnsafeBufferPointer<UInt8>) -> Int {
+  var parser = LineParser(line)
+  var count = 0
+  while parser.next() != nil { count += 1 }
+  return count
 }

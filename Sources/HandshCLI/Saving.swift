@@ -3,6 +3,12 @@
 /// file intact. Signals that end handsh wait until the temporary file is gone.
 /// Returns the errno of a failure.
 func writeAtomically(_ text: String, to path: String) -> Int32? {
+  writeAtomically(bytes: Array(text.utf8), to: path)
+}
+
+/// The same, for bytes that need not be UTF-8 (a golden test keeps every
+/// byte of the file it rewrites).
+func writeAtomically(bytes: [UInt8], to path: String) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
   var blocked = sigset_t()
   var previous = sigset_t()
@@ -25,8 +31,7 @@ func writeAtomically(_ text: String, to path: String) -> Int32? {
   umask(mask)
   var failure: Int32? = fchmod(fd, 0o666 & ~mask) == 0 ? nil : errno
   if failure == nil {
-    var bytes = text
-    failure = bytes.withUTF8 { Platform.write(fd, UnsafeRawBufferPointer($0)) }
+    failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
   }
   if failure == nil, fsync(fd) != 0 { failure = errno }
   if close(fd) != 0, failure == nil { failure = errno }

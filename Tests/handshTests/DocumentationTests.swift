@@ -53,10 +53,51 @@ final class DocumentationTests: XCTestCase {
     XCTAssertEqual(fromHelp, fromMan, "--help and man/handsh.1 OPTIONS differ")
     for option in [
       "command", "seed", "limit", "keep-going", "check", "quiet", "interactive", "echo", "json",
-      "ascii", "color", "help", "version",
+      "ascii", "color", "test", "update", "jobs", "tap", "junit", "record", "help", "version",
     ] {
       XCTAssertTrue(fromHelp.contains(option), "option --\(option) missing from --help")
     }
+  }
+
+  /// Every long option of the table is offered by both shell completions.
+  func testCompletionsOfferEveryOption() throws {
+    let help = try handsh(["--help"])
+    for file in ["completions/handsh.bash", "completions/_handsh"] {
+      let text = try String(
+        contentsOf: TestProcess.repository.appendingPathComponent(file), encoding: .utf8)
+      let offered = longOptions(in: text)
+      for option in longOptions(in: help.out) {
+        XCTAssertTrue(offered.contains(option), "\(file) does not offer --\(option)")
+      }
+    }
+  }
+
+  /// GOLDEN TESTS: the man page's example test passes as shown, and the
+  /// section names every option of golden tests and the exit statuses.
+  func testManPageGoldenTestsSection() throws {
+    let lines = try manLines()
+    guard let section = lines.firstIndex(of: ".Sh GOLDEN TESTS"),
+      let end = lines[(section + 1)...].firstIndex(where: { $0.hasPrefix(".Sh ") })
+    else { return XCTFail("man/handsh.1 has no GOLDEN TESTS section") }
+    let body = lines[section..<end]
+    for option in ["test", "update", "jobs", "tap", "junit", "record", "seed", "limit"] {
+      XCTAssertTrue(
+        body.contains { $0.contains("Fl \\-\(option)") || $0.contains("Fl j") && option == "jobs" },
+        "GOLDEN TESTS does not mention --\(option)")
+    }
+    XCTAssertTrue(body.contains { $0.contains("exit status is 0") })
+    // The first literal block is the example test; unescape mdoc's glyphs.
+    guard let open = body.firstIndex(where: { $0.hasPrefix(".Bd -literal") }),
+      let close = body[open...].firstIndex(of: ".Ed")
+    else { return XCTFail("GOLDEN TESTS has no example") }
+    let glyphs = ["\\(HE": "♥", "\\(DI": "♦", "\\(CL": "♣", "\\(SP": "♠"]
+    var text = body[(open + 1)..<close].joined(separator: "\n") + "\n"
+    for (glyph, card) in glyphs { text = text.replacingOccurrences(of: glyph, with: card) }
+    XCTAssertTrue(text.hasPrefix("#!/usr/bin/env -S handsh --seed 42\n"), text)
+    try Data(text.utf8).write(to: folder.appendingPathComponent("deal.hand"))
+    let run = try handsh(["--test", "deal.hand"])
+    XCTAssertEqual(run.out, "1 passed, 0 failed\n", run.err)
+    XCTAssertEqual(run.status, 0)
   }
 
   func testManPageAndHelpListEveryCommand() throws {

@@ -7,20 +7,23 @@ import XCTest
   import Darwin
 #endif
 
-/// Runs the golden cases of `Tests/Golden` against the built `handsh`.
+/// Runs the script cases of `Tests/ScriptCases` against the built `handsh`:
+/// what golden tests (`Tests/Golden`, run by `GoldenModeTests` through
+/// `handsh --test`) cannot hold: options, stdin, exit statuses and the
+/// `SCRIPT:LINE:COLUMN` diagnostics of scripts.
 ///
 /// A case is `NAME.hand` (the script, also fed as stdin) with optional
 /// `NAME.args` (one argument a line; default `--seed 42 NAME.hand`) and
-/// `NAME.env` (`KEY=VALUE` lines). It runs in `Tests/Golden` with `NO_COLOR`
+/// `NAME.env` (`KEY=VALUE` lines). It runs in `Tests/ScriptCases` with `NO_COLOR`
 /// removed, `SWIFT_BACKTRACE=enable=no` and `HANDSH_HISTORY` empty, and must
 /// print `NAME.out` on stdout, `NAME.err` on stderr (none when absent) and
 /// exit with `NAME.status` (0 when absent). `scripts/update-golden` writes
 /// the expected files; this test only reads them.
 final class GoldenTests: XCTestCase {
   static let timeout = TestProcess.timeout
-  static let minimumCases = 30
+  static let minimumCases = 60
 
-  func testGoldenCases() throws {
+  func testScriptCases() throws {
     let binary = try Self.handshBinary()
     let folder = Self.goldenFolder
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -28,19 +31,19 @@ final class GoldenTests: XCTestCase {
       .map { String($0.dropLast(".hand".count)) }
       .sorted()
     XCTAssertGreaterThanOrEqual(
-      names.count, Self.minimumCases, "too few golden cases in \(folder.path)")
+      names.count, Self.minimumCases, "too few script cases in \(folder.path)")
 
     var failed: [String] = []
     for name in names {
       let problems = try check(name, binary: binary, folder: folder)
       if !problems.isEmpty {
         failed.append(name)
-        XCTFail("golden case \(name):\n" + problems.joined(separator: "\n"))
+        XCTFail("script case \(name):\n" + problems.joined(separator: "\n"))
       }
     }
     if !failed.isEmpty {
       XCTFail(
-        "\(failed.count) of \(names.count) golden cases failed: \(failed.joined(separator: " "))\n"
+        "\(failed.count) of \(names.count) script cases failed: \(failed.joined(separator: " "))\n"
           + "(if the change is intended: scripts/update-golden \(failed.joined(separator: " ")), then review git diff)"
       )
     }
@@ -195,10 +198,10 @@ final class GoldenTests: XCTestCase {
 
   // MARK: - Finding things
 
-  /// `Tests/Golden`, next to this file's folder.
+  /// `Tests/ScriptCases`, next to this file's folder.
   static var goldenFolder: URL {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Golden", isDirectory: true)
+      .appendingPathComponent("ScriptCases", isDirectory: true)
   }
 
   static func handshBinary() throws -> URL { try TestProcess.handshBinary() }

@@ -1,0 +1,218 @@
+/// The options a golden test runs with (handsh(1), GOLDEN TESTS): the
+/// command line's, then the file's own shebang line on top.
+public struct GoldenSettings: Sendable, Equatable {
+  public var seed: UInt64 = 0
+  public var limit = 5
+  public var ascii = false
+  public var json = false
+  public var echo = false
+  public var quiet = false
+
+  public init(
+    seed: UInt64 = 0, limit: Int = 5, ascii: Bool = false, json: Bool = false,
+    echo: Bool = false, quiet: Bool = false
+  ) {
+    self.seed = seed
+    self.limit = limit
+    self.ascii = ascii
+    self.json = json
+    self.echo = echo
+    self.quiet = quiet
+  }
+}
+
+/// Which stream a line of output went to.
+public enum GoldenStream: Sendable, Equatable {
+  case stdout, stderr
+}
+
+/// One line of output, as a block holds it: `#> TEXT` or `#2> TEXT`.
+public struct OutputLine: Sendable, Equatable {
+  public var stream: GoldenStream
+  /// The text, without the line break.
+  public var text: [UInt8]
+
+  public init(_ stream: GoldenStream, _ text: [UInt8]) {
+    self.stream = stream
+    self.text = text
+  }
+
+  public init(_ stream: GoldenStream, _ text: String) {
+    self.init(stream, Array(text.utf8))
+  }
+
+  /// The line as a test file holds it, without the line break.
+  public var marked: [UInt8] {
+    var line = Array((stream == .stdout ? "#>" : "#2>").utf8)
+    if !text.isEmpty {
+      line.append(UInt8(ascii: " "))
+      line += text
+    }
+    return line
+  }
+}
+
+/// A problem that keeps a file from running: `PATH:LINE:COLUMN: error: MESSAGE`.
+public struct GoldenDiagnostic: Error, Sendable, Equatable {
+  public let line: Int
+  public let column: Int
+  public let message: String
+
+  public init(line: Int, column: Int, message: String) {
+    self.line = line
+    self.column = column
+    self.message = message
+  }
+
+  /// The diagnostic as handsh prints it; `path` is already made safe.
+  public func text(path: String) -> String {
+    diagnostic(message, at: SourceLocation(source: path, line: line, column: column))
+  }
+}
+
+/// A golden test file, read into input lines and the blocks of expected
+/// output under them (handsh(1), GOLDEN TESTS). Every byte of the text is
+/// kept, so that an update can rewrite the blocks and nothing else.
+public struct GoldenFile: Sendable {
+  public let text: [UInt8]
+  /// The settings the file runs with: the defaults given, then its shebang.
+  public let settings: GoldenSettings
+  /// Malformed lines and options: when there are any, the file does not run.
+  public let diagnostics: [GoldenDiagnostic]
+  /// The input lines, in order, each with its expected block.
+  public let inputs: [Input]
+  let lines: [PhysicalLine]
+  /// Whether new lines end in `\r\n`: the file's first line break does.
+  let crlf: Bool
+
+  /// An input line and the block of expected output right under it.
+  public struct Input: Sendable {
+    /// The 1-based line number.
+    public let number: Int
+    public let expected: [OutputLine]
+    /// The physical lines (0-based) of the input line and of its block.
+    let line: Int
+    let block: Range<Int>
+  }
+
+  /// A line of the text: where its content and its line break lie.
+  struct PhysicalLine: Sendable {
+    /// The first byte, after a byte-order mark on line 1.
+    let start: Int
+    /// The end of the content, before `\r\n` or `\n`.
+    let contentEnd: Int
+    /// After the line break (the text's end for a last line without one).
+    let end: Int
+    /// Where the line starts in the text, byte-order mark included.
+    let rawStart: Int
+  }
+
+  public init(text: [UInt8], defaults: GoldenSettings = GoldenSettings()) {
+    self.text = text
+    var lines: [PhysicalLine] = []
+    var crlf: Bool?
+    var start = 0
+    while start < text.count {
+      let newline = text[start...].firstIndex(of: 0x0A)
+      let end = newline.map { $0 + 1 } ?? text.count
+      var contentEnd = newline ?? text.count
+      if contentEnd > start, text[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+      if crlf == nil, newline != nil { crlf = contentEnd < (newline ?? 0) }
+      var first = start
+      if lines.isEmpty, text[start...].starts(with: [0xEF, 0xBB, 0xBF]), contentEnd - start >= 3 {
+        first += 3
+      }
+      lines.append(PhysicalLine(start: first, contentEnd: contentEnd, end: end, rawStart: start))
+      start = end
+    }
+    self.lines = lines
+    self.crlf = crlf ?? false
+
+    var diagnostics: [GoldenDiagnostic] = []
+    var settings = defaults
+    if let first = lines.first {
+      let content = Array(text[first.start..<first.contentEnd])
+      if content.starts(with: Array("#!".utf8)) {
+        do throws(GoldenDiagnostic) {
+          try ShebangOptions.apply(content, to: &settings)
+        } catch {
+          diagnostics.append(error)
+        }
+      }
+    }
+    self.settings = settings
+
+    var inputs: [Input] = []
+    var current: (line: Int, expected: [OutputLine])?
+    var orphan = false
+    func close(at end: Int) {
+      guard let open = current else { return }
+      inputs.append(
+        Input(
+          number: open.line + 1, expected: open.expected, line: open.line,
+          block: (open.line + 1)..<end))
+      current = nil
+    }
+    for (index, line) in lines.enumerated() {
+      let content = text[line.start..<line.contentEnd]
+      switch GoldenFile.classify(content) {
+      case .expected(let output):
+        if current != nil {
+          current?.expected.append(output)
+        } else if !orphan {
+          orphan = true
+          diagnostics.append(
+            GoldenDiagnostic(
+              line: index + 1, column: 1,
+              message: "expected output must directly follow the line that prints it"))
+        }
+      case .malformed(let column, let marker):
+        diagnostics.append(
+          GoldenDiagnostic(
+            line: index + 1, column: column,
+            message:
+              "malformed expected output: '\(marker)' must be followed by a space or the end of the line"
+          ))
+        if current == nil { orphan = true }
+      case .input:
+        close(at: index)
+        current = (index, [])
+        orphan = false
+      case .other:
+        close(at: index)
+        orphan = false
+      }
+    }
+    close(at: lines.count)
+    self.inputs = inputs
+    self.diagnostics = diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+  }
+
+  enum Kind {
+    case input
+    case expected(OutputLine)
+    case malformed(column: Int, marker: String)
+    /// Blank or a comment.
+    case other
+  }
+
+  static func classify(_ content: ArraySlice<UInt8>) -> Kind {
+    let hash = UInt8(ascii: "#")
+    let space = UInt8(ascii: " ")
+    for (marker, stream) in [("#2>", GoldenStream.stderr), ("#>", .stdout)] {
+      let bytes = Array(marker.utf8)
+      guard content.starts(with: bytes) else { continue }
+      let rest = content.dropFirst(bytes.count)
+      if rest.isEmpty { return .expected(OutputLine(stream, [])) }
+      if rest.first == space { return .expected(OutputLine(stream, Array(rest.dropFirst()))) }
+      return .malformed(column: bytes.count + 1, marker: marker)
+    }
+    guard let first = content.first(where: { $0 != space && $0 != 0x09 }) else { return .other }
+    return first == hash ? .other : .input
+  }
+
+  /// The content of input line `input`, for the parser.
+  func content(of input: Input) -> Range<Int> {
+    lines[input.line].start..<lines[input.line].contentEnd
+  }
+}

@@ -1,0 +1,106 @@
+import HandKit
+
+/// `handsh --record FILE` (handsh(1), GOLDEN TESTS): keeps each line entered
+/// at the prompt and, when the session ends, writes FILE as a golden test.
+/// The blocks under the lines come from running the recorded text through
+/// the same engine as `--test`, so the recording passes by construction.
+final class Recorder {
+  let file: [UInt8]
+  /// The first line: `#!/usr/bin/env -S handsh --seed S` and the options
+  /// of the session that change what a test prints.
+  let shebang: String
+  /// The lines entered, as they will be written.
+  private(set) var lines: [[UInt8]] = []
+  /// The outcome of each `save` of the session, in order, so that the
+  /// blocks say what the session saw.
+  private var saves: [String?] = []
+  private var finished = false
+
+  init(file: [UInt8], runner: Runner) {
+    self.file = file
+    let options = runner.options
+    var words = [
+      "#!/usr/bin/env -S handsh --seed \(runner.session.history.seed(of: runner.session.current))"
+    ]
+    if options.limit != 5 { words.append("--limit \(options.limit)") }
+    if options.ascii { words.append("--ascii") }
+    if options.json { words.append("--json") }
+    if options.echo { words.append("--echo") }
+    if options.quiet { words.append("--quiet") }
+    shebang = words.joined(separator: " ")
+  }
+
+  /// A line the prompt ran, with the seeds `new` drew and the saves it did.
+  func entered(_ line: [UInt8], effects: [ProcessSink.Effect]) {
+    guard !finished else { return }
+    let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    guard !blank else { return }
+    var seeds: [UInt64] = []
+    for effect in effects {
+      switch effect {
+      case .seed(let seed): seeds.append(seed)
+      case .save(let failure): saves.append(failure)
+      }
+    }
+    var text = Recorder.writingSeeds(seeds, into: line)
+    // A typed marker stays a comment, not an expectation.
+    if text.starts(with: Array("#>".utf8)) || text.starts(with: Array("#2>".utf8)) {
+      text.insert(UInt8(ascii: " "), at: 0)
+    }
+    lines.append(text)
+  }
+
+  /// `line` with each `new` that drew a seed written `new SEED`, in order.
+  static func writingSeeds(_ seeds: [UInt64], into line: [UInt8]) -> [UInt8] {
+    guard !seeds.isEmpty else { return line }
+    var bytes = line
+    let spans = LineParser.parse(bytes: &bytes).compactMap { item -> Range<Int>? in
+      if case .command(.new(nil), let span) = item { return span }
+      return nil
+    }
+    var text = line
+    for (span, seed) in zip(spans, seeds).reversed() {
+      text.replaceSubrange(span, with: Array("new \(seed)".utf8))
+    }
+    return text
+  }
+
+  /// The recording as a golden test that passes.
+  func text() -> [UInt8] {
+    var text = Array((shebang + "\n").utf8)
+    for line in lines { text += line + [0x0A] }
+    let file = GoldenFile(text: text)
+    let result = file.run(effects: ReplayedSaves(outcomes: saves))
+    return result.passed ? text : result.updatedText
+  }
+
+  /// Writes FILE, once; false (after saying why) when it cannot.
+  func finish() -> Bool {
+    guard !finished else { return true }
+    finished = true
+    let path = String(decoding: file, as: UTF8.self)
+    guard Array(path.utf8) == file else {
+      Platform.printError("handsh: cannot write '\(safeText(file))': the name is not valid UTF-8")
+      return false
+    }
+    if let code = writeAtomically(bytes: text(), to: path) {
+      Platform.printError("handsh: cannot write '\(safeText(file))': \(Platform.describe(code))")
+      return false
+    }
+    return true
+  }
+}
+
+/// The saves of a recorded session, replayed: the blocks show what each
+/// save did then, and nothing is written twice.
+struct ReplayedSaves: GoldenEffects {
+  var outcomes: [String?]
+  var next = 0
+
+  init(outcomes: [String?]) { self.outcomes = outcomes }
+
+  mutating func save(_ script: String, to file: String) -> String? {
+    defer { next += 1 }
+    return next < outcomes.count ? outcomes[next] : nil
+  }
+}

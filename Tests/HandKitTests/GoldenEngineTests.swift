@@ -1,0 +1,411 @@
+import Testing
+
+@testable import HandKit
+
+/// The golden-test engine, one rule of the format at a time (handsh(1),
+/// GOLDEN TESTS): reading a file, running it, the updated text, the diff and
+/// the reports.
+@Suite struct GoldenEngineTests {
+  /// Saves that only remember what they were asked to write.
+  struct RecordedSaves: GoldenEffects {
+    var files: [String] = []
+    var failure: String?
+    mutating func save(_ script: String, to file: String) -> String? {
+      files.append(file)
+      return failure
+    }
+  }
+
+  private func file(_ text: String, _ defaults: GoldenSettings = GoldenSettings()) -> GoldenFile {
+    GoldenFile(text: Array(text.utf8), defaults: defaults)
+  }
+
+  private func run(_ text: String, _ defaults: GoldenSettings = GoldenSettings()) -> GoldenResult {
+    file(text, defaults).run(effects: RecordedSaves())
+  }
+
+  private func updated(_ text: String) -> String {
+    String(decoding: run(text).updatedText, as: UTF8.self)
+  }
+
+  private func messages(_ text: String) -> [String] {
+    file(text).diagnostics.map { $0.text(path: "t.hand") }
+  }
+
+  // MARK: The format
+
+  @Test func theExampleOfTheManualPasses() {
+    let text = """
+      #!/usr/bin/env -S handsh --seed 42
+      add; add
+      #> 7♥
+      #> 3♣ 7♥
+      del 9
+      #2> error: no card at position 9 (hand has 2 cards)
+      show
+      #> 1  3♣
+      #> 2  7♥
+
+      """
+    let result = run(text)
+    #expect(file(text).diagnostics.isEmpty)
+    #expect(result.passed)
+    #expect(result.diff(path: "x").isEmpty)
+  }
+
+  @Test func markersTextAndEmptyLines() {
+    let parsed = file("help show\n#> show\n#>\n#2> a  \n#2>\n")
+    #expect(parsed.diagnostics.isEmpty)
+    #expect(parsed.inputs.count == 1)
+    #expect(
+      parsed.inputs.first?.expected == [
+        OutputLine(.stdout, "show"), OutputLine(.stdout, ""), OutputLine(.stderr, "a  "),
+        OutputLine(.stderr, ""),
+      ])
+  }
+
+  @Test func aCarriageReturnBeforeTheLineBreakIsDropped() {
+    let parsed = file("add\r\n#> 1 \r\n")
+    #expect(parsed.inputs.first?.expected == [OutputLine(.stdout, "1 ")])
+  }
+
+  @Test func mistypedMarkersAreErrorsNeverSilentComments() {
+    #expect(
+      messages("add\n#>x\n#>>\n#2>x\n#2>>\n") == [
+        "t.hand:2:3: error: malformed expected output: '#>' must be followed by a space or the end of the line",
+        "t.hand:3:3: error: malformed expected output: '#>' must be followed by a space or the end of the line",
+        "t.hand:4:4: error: malformed expected output: '#2>' must be followed by a space or the end of the line",
+        "t.hand:5:4: error: malformed expected output: '#2>' must be followed by a space or the end of the line",
+      ])
+    // Not markers: they do not start at the first byte, or are other comments.
+    #expect(messages("add\n  #>x\n#2 x\n# > x\n").isEmpty)
+  }
+
+  @Test func orphanBlocksAreErrorsOncePerBlock() {
+    let orphan = "expected output must directly follow the line that prints it"
+    #expect(messages("#> a\n#> b\nadd\n") == ["t.hand:1:1: error: " + orphan])
+    #expect(messages("add\n\n#> 7♥\n") == ["t.hand:3:1: error: " + orphan])
+    #expect(messages("add\n# note\n#> 7♥\n#2> x\n") == ["t.hand:3:1: error: " + orphan])
+    #expect(messages("#!/usr/bin/env handsh\n#> x\n") == ["t.hand:2:1: error: " + orphan])
+  }
+
+  @Test func inputLinesAreNeitherBlankNorComments() {
+    let parsed = file("  \t\n\t# c\nadd # c\n  show\n")
+    #expect(parsed.inputs.map(\.number) == [3, 4])
+  }
+
+  @Test func malformedFilesDoNotRun() {
+    // The engine still reads them; the shell refuses to run them.
+    #expect(!file("add\n#>x\n").diagnostics.isEmpty)
+  }
+
+  // MARK: Shebang options
+
+  @Test func shebangOptionsInTheirGNUForms() {
+    func settings(_ line: String) -> GoldenSettings { file(line + "\n").settings }
+    #expect(settings("#!/usr/bin/env -S handsh --seed 42 --limit 3").seed == 42)
+    #expect(settings("#!/usr/bin/env -S handsh --seed 42 --limit 3").limit == 3)
+    #expect(settings("#!/usr/bin/env -S handsh --seed=7").seed == 7)
+    #expect(settings("#!/usr/bin/env -S handsh -s7 -l 2").limit == 2)
+    #expect(settings("#!/usr/bin/env -S handsh -qs 9") == GoldenSettings(seed: 9, quiet: true))
+    #expect(
+      settings("#!/usr/local/bin/handsh --ascii --json --echo --quiet")
+        == GoldenSettings(ascii: true, json: true, echo: true, quiet: true))
+    #expect(settings("#!/usr/bin/env -S handsh --se 5 --li=4") == GoldenSettings(seed: 5, limit: 4))
+    // Tabs split words too, whatever the form of the shebang.
+    #expect(settings("#!/usr/bin/env -S handsh\t--seed\t3").seed == 3)
+    // Not a shebang that runs handsh: a comment.
+    #expect(settings("#!/bin/sh --seed 3") == GoldenSettings())
+    #expect(settings("#!/usr/bin/env handsh") == GoldenSettings())
+  }
+
+  @Test func shebangOptionsWinOverTheCommandLine() {
+    let defaults = GoldenSettings(seed: 1, limit: 9, ascii: true)
+    #expect(
+      file("#!/usr/bin/env -S handsh --seed 2\n", defaults).settings
+        == GoldenSettings(seed: 2, limit: 9, ascii: true))
+  }
+
+  @Test func otherOptionsInTheShebangMakeTheFileMalformed() {
+    let only = "only --seed, --limit, --ascii, --json, --echo and --quiet may appear there"
+    #expect(
+      messages("#!/usr/bin/env -S handsh --seed 1 --keep-going\n") == [
+        "t.hand:1:35: error: '--keep-going' cannot be used in a test file; " + only
+      ])
+    #expect(
+      messages("#!/usr/bin/env -S handsh -k\n") == [
+        "t.hand:1:26: error: '-k' cannot be used in a test file; " + only
+      ])
+    #expect(
+      messages("#!/usr/bin/env -S handsh --seed x\n") == [
+        "t.hand:1:26: error: invalid seed 'x': expected a whole number from 0 to 18446744073709551615"
+      ])
+    #expect(
+      messages("#!/usr/bin/env -S handsh --limit=53\n") == [
+        "t.hand:1:26: error: invalid limit '53': expected a whole number from 1 to 52"
+      ])
+    #expect(
+      messages("#!/usr/bin/env -S handsh --seed\n") == [
+        "t.hand:1:26: error: option '--seed' requires an argument"
+      ])
+    #expect(
+      messages("#!/usr/bin/env -S handsh --ascii=1\n") == [
+        "t.hand:1:26: error: option '--ascii' doesn't allow an argument"
+      ])
+    #expect(
+      messages("#!/usr/bin/env -S handsh x.hand\n") == [
+        "t.hand:1:26: error: unexpected argument 'x.hand' in a test file's first line"
+      ])
+  }
+
+  // MARK: Running
+
+  @Test func eachFileStartsFreshFromItsSeedAndLimit() {
+    #expect(run("add\n#> 7♥\n", GoldenSettings(seed: 42)).passed)
+    // Seed 0 by default; limit 5.
+    let result = run("limit\ndeck\n")
+    #expect(
+      result.actual == [
+        [OutputLine(.stdout, "5")], [OutputLine(.stdout, "52 in deck, 0 discarded, seed 0")],
+      ])
+  }
+
+  @Test func theFirstFailedCommandSkipsTheRestOfItsLine() {
+    let result = run("add; del 9; add\nadd\n", GoldenSettings(seed: 42))
+    #expect(
+      result.actual == [
+        [
+          OutputLine(.stdout, "7♥"),
+          OutputLine(.stderr, "error: no card at position 9 (hand has 1 card)"),
+        ],
+        [OutputLine(.stdout, "3♣ 7♥")],
+      ])
+  }
+
+  @Test func aSyntaxErrorRunsNoneOfTheLineAndTheFileGoesOn() {
+    let result = run("add; del x; bogus\nadd\n", GoldenSettings(seed: 42))
+    #expect(
+      result.actual == [
+        [
+          OutputLine(
+            .stderr, "error: invalid position 'x': expected a whole number of 1 or more"),
+          OutputLine(.stderr, "error: unknown command 'bogus'"),
+        ],
+        [OutputLine(.stdout, "7♥")],
+      ])
+  }
+
+  @Test func quitEndsTheFile() {
+    let result = run("add\nadd; quit; add\nshow\n#> 1  x\n", GoldenSettings(seed: 42))
+    #expect(result.actual == [[OutputLine(.stdout, "7♥")], [OutputLine(.stdout, "3♣ 7♥")], []])
+    #expect(updated("add\nquit\nshow\n#> 1  x\n") == "add\n#> 8♠\nquit\nshow\n")
+  }
+
+  @Test func outputOptionsApply() {
+    let settings = GoldenSettings(seed: 42, ascii: true, json: true, echo: true)
+    let result = run("add\n", settings)
+    #expect(
+      result.actual == [
+        [
+          OutputLine(.stdout, "> add"),
+          OutputLine(.stdout, #"{"version":1,"hand":["7H"],"deck":51,"discarded":0}"#),
+        ]
+      ])
+    #expect(run("add\n", GoldenSettings(quiet: true)).actual == [[]])
+  }
+
+  @Test func saveGoesThroughTheEffectsAndItsFailureIsABlockLine() {
+    var saves = RecordedSaves()
+    saves.failure = "Permission denied"
+    let result = file("add; save \"a b.hand\"; add\n", GoldenSettings(seed: 42)).run(effects: saves)
+    #expect(
+      result.actual == [
+        [
+          OutputLine(.stdout, "7♥"),
+          OutputLine(.stderr, "error: cannot write a b.hand: Permission denied"),
+        ]
+      ])
+  }
+
+  @Test func newWithoutASeedIsReproducible() {
+    let first = run("new\ndeck\n")
+    #expect(first.actual == run("new\ndeck\n").actual)
+    var seeds = SplitMix64(seed: 0)
+    #expect(
+      first.actual[1] == [OutputLine(.stdout, "52 in deck, 0 discarded, seed \(seeds.next())")])
+  }
+
+  // MARK: Updating
+
+  @Test func updateReplacesAddsAndRemovesBlocksOnly() {
+    let text = "# keep\nadd  # a comment\n#> wrong\n\nshow\nexpect empty\n#> stale\n#2> stale\n"
+    #expect(
+      updated(text)
+        == "# keep\nadd  # a comment\n#> 8♠\n\nshow\n#> 1  8♠\nexpect empty\n#2> error: expected (empty), hand is 8♠\n"
+    )
+  }
+
+  @Test func anUnchangedBlockIsKeptByteForByte() {
+    // The block of line 1 passes and keeps its CRLF; line 3's is new, in CRLF.
+    let text = "add\r\n#> 8♠\r\nshow\n"
+    #expect(updated(text) == "add\r\n#> 8♠\r\nshow\n#> 1  8♠\r\n")
+  }
+
+  @Test func newLinesEndAsTheFileEndsItsFirstLine() {
+    #expect(updated("add\r\nadd\r\n") == "add\r\n#> 8♠\r\nadd\r\n#> J♣ 8♠\r\n")
+    #expect(updated("add\nadd\r\n") == "add\n#> 8♠\nadd\r\n#> J♣ 8♠\n")
+  }
+
+  @Test func aLastLineWithoutALineBreakGetsOne() {
+    #expect(updated("add") == "add\n#> 8♠\n")
+    #expect(updated("add\n#> x") == "add\n#> 8♠\n")
+    #expect(updated("add\n#> 8♠") == "add\n#> 8♠")
+    #expect(run("add\n#> 8♠").passed)
+  }
+
+  @Test func aByteOrderMarkAndInvalidUTF8OutsideBlocksAreKept() {
+    let text: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("add\n# \u{1}".utf8) + [0xFF] + Array("\n".utf8)
+    let result = GoldenFile(text: text).run(effects: RecordedSaves())
+    #expect(result.actual == [[OutputLine(.stdout, "8♠")]])
+    #expect(
+      result.updatedText
+        == [0xEF, 0xBB, 0xBF] + Array("add\n#> 8♠\n# \u{1}".utf8) + [0xFF] + Array("\n".utf8))
+  }
+
+  @Test func invalidUTF8InAnExpectationLineFailsAndIsReplaced() {
+    let text: [UInt8] = Array("add\n#> A".utf8) + [0xE2, 0x99] + Array("\n".utf8)
+    let result = GoldenFile(text: text).run(effects: RecordedSaves())
+    #expect(!result.passed)
+    #expect(result.updatedText == Array("add\n#> 8♠\n".utf8))
+    let diff = result.diff(path: "t.hand")
+    #expect(
+      diff == Array("--- t.hand\n+++ t.hand\n@@ -1,2 +1,2 @@\n add\n-#> A".utf8) + [0xE2, 0x99]
+        + Array("\n+#> 8♠\n".utf8))
+  }
+
+  @Test func aMebibyteLineIsKeptAndRun() {
+    let long = "# " + String(repeating: "x", count: 1 << 20)
+    let text = long + "\nadd\n"
+    #expect(updated(text) == long + "\nadd\n#> 8♠\n")
+    let word = String(repeating: "y", count: 1 << 20)
+    let result = run(word + "\n")
+    #expect(
+      result.actual.first?.first?.text.count == "error: unknown command ''".utf8.count + (1 << 20))
+  }
+
+  @Test func aTypedMarkerInTheOutputStaysOneLine() {
+    // `help` prints many lines; each is its own block line.
+    let result = run("help add\n")
+    #expect(result.actual.first?.count == helpText(.add).split(separator: "\n").count)
+  }
+
+  // MARK: The diff
+
+  private func diff(_ old: String, _ new: String) -> String {
+    String(
+      decoding: unifiedDiff(Array(old.utf8), Array(new.utf8), oldName: "a", newName: "b"),
+      as: UTF8.self)
+  }
+
+  @Test func diffHeadersAndRanges() {
+    #expect(diff("x\n", "x\n") == "")
+    #expect(diff("x\n", "y\n") == "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n")
+    #expect(diff("", "y\n") == "--- a\n+++ b\n@@ -0,0 +1 @@\n+y\n")
+    #expect(diff("x\ny\n", "y\n") == "--- a\n+++ b\n@@ -1,2 +1 @@\n-x\n y\n")
+    #expect(diff("x", "x\n") == "--- a\n+++ b\n@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+x\n")
+  }
+
+  @Test func hunksMergeWhenAtMostSixLinesApart() {
+    let lines = (1...20).map { "l\($0)\n" }
+    func changed(_ indices: [Int]) -> String {
+      lines.enumerated().map { indices.contains($0.offset) ? "X\n" : $0.element }.joined()
+    }
+    let old = lines.joined()
+    func hunks(_ text: String) -> Int {
+      text.split(separator: "\n").filter { $0.hasPrefix("@@") }.count
+    }
+    // Six unchanged lines between two changes: one hunk; seven: two.
+    #expect(hunks(diff(old, changed([3, 10]))) == 1)
+    #expect(hunks(diff(old, changed([3, 11]))) == 2)
+    #expect(
+      diff(old, changed([3, 11])).hasPrefix(
+        "--- a\n+++ b\n@@ -1,7 +1,7 @@\n l1\n l2\n l3\n-l4\n+X\n"))
+  }
+
+  // MARK: Reports
+
+  private let reports = [
+    GoldenFileReport(path: "a.hand", status: .passed, seconds: 0.0125),
+    GoldenFileReport(
+      path: "b#1.hand", status: .failed(diff: Array("--- b\n+++ b\n@@ -1 +1 @@\n-x\n+y\n".utf8)),
+      seconds: 1.5),
+    GoldenFileReport(path: "c.hand", status: .error(["c.hand:1:3: error: <bad> & 'worse'"])),
+  ]
+
+  @Test func summaryLines() {
+    #expect(GoldenSummary(reports).line(update: false) == "1 passed, 1 failed, 1 error")
+    #expect(GoldenSummary(Array(reports.prefix(2))).line(update: false) == "1 passed, 1 failed")
+    let updated = [GoldenFileReport(path: "x", status: .updated(diff: []))]
+    #expect(
+      GoldenSummary(updated + reports + reports).line(update: true)
+        == "2 passed, 1 updated, 2 errors")
+  }
+
+  @Test func tapVersion14() {
+    #expect(
+      String(decoding: tapReport(reports, update: false), as: UTF8.self) == """
+        TAP version 14
+        1..3
+        ok 1 - a.hand
+        not ok 2 - b\\#1.hand
+          ---
+          message: output differs
+          diff: |
+            --- b
+            +++ b
+            @@ -1 +1 @@
+            -x
+            +y
+          ...
+        not ok 3 - c.hand
+          ---
+          message: error
+          errors: |
+            c.hand:1:3: error: <bad> & 'worse'
+          ...
+        # 1 passed, 1 failed, 1 error
+
+        """)
+  }
+
+  @Test func junitXML() {
+    #expect(
+      String(decoding: junitReport(reports, seconds: 2), as: UTF8.self) == """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites>
+          <testsuite name="handsh" tests="3" failures="1" errors="1" time="2.000">
+            <testcase name="a.hand" time="0.013"/>
+            <testcase name="b#1.hand" time="1.500">
+              <failure message="output differs">--- b
+        +++ b
+        @@ -1 +1 @@
+        -x
+        +y</failure>
+            </testcase>
+            <testcase name="c.hand" time="0.000">
+              <error message="c.hand:1:3: error: &lt;bad&gt; &amp; &apos;worse&apos;">c.hand:1:3: error: &lt;bad&gt; &amp; &apos;worse&apos;</error>
+            </testcase>
+          </testsuite>
+        </testsuites>
+
+        """)
+  }
+
+  @Test func reportsNeverCarryRawControlBytesOrInvalidUTF8() {
+    let bad = [GoldenFileReport(path: "x", status: .failed(diff: [0x2B, 0x1B, 0xFF, 0x0A]))]
+    let tap = String(decoding: tapReport(bad, update: false), as: UTF8.self)
+    #expect(tap.contains("    +\\x1B\\xFF\n"))
+    let xml = String(decoding: junitReport(bad, seconds: 0), as: UTF8.self)
+    #expect(xml.contains(">+\\x1B\\xFF</failure>"))
+  }
+}

@@ -1,0 +1,127 @@
+"""`handsh --record FILE` (handsh(1), GOLDEN TESTS): a session at the prompt,
+written as a golden test that passes. Fixtures: conftest.py.
+
+Seed 42 deals 7♥ 3♣ K♥ A♠ 2♠ (handsh(1), THE DECK).
+"""
+
+import signal
+import subprocess
+
+import pytest
+
+
+def run_test(box, *paths):
+    return subprocess.run(
+        [str(box.binary), "--test", *paths],
+        cwd=str(box.cwd),
+        capture_output=True,
+        timeout=20,
+    )
+
+
+def test_the_recording_passes_and_reads_like_the_session(box):
+    sh = box.spawn("--seed", "42", "--record", "game.hand", "--limit", "3")
+    sh.first_prompt()
+    assert sh.command("add; add") == ["7♥", "3♣ 7♥"]
+    assert sh.command("del 9; add") == ["error: no card at position 9 (hand has 2 cards)"]
+    sh.command("")
+    sh.command("# a comment")
+    sh.command("#> not an expectation")
+    # A line dropped with Ctrl-C is not written.
+    sh.child.send("add 5h")
+    sh.child.expect_exact("add 5h")
+    sh.child.sendintr()
+    sh.prompt()
+    out = sh.command("new")
+    assert len(out) == 1 and out[0] == "(empty)"
+    seed_line = sh.command("deck")
+    assert sh.command("bogus") == ["error: unknown command 'bogus'"]
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
+
+    seed = seed_line[0].split("seed ")[1]
+    text = (box.cwd / "game.hand").read_text(encoding="utf-8")
+    assert text == (
+        "#!/usr/bin/env -S handsh --seed 42 --limit 3\n"
+        "add; add\n"
+        "#> 7♥\n"
+        "#> 3♣ 7♥\n"
+        "del 9; add\n"
+        "#2> error: no card at position 9 (hand has 2 cards)\n"
+        "# a comment\n"
+        " #> not an expectation\n"
+        f"new {seed}\n"
+        "#> (empty)\n"
+        "deck\n"
+        f"#> 52 in deck, 0 discarded, seed {seed}\n"
+        "bogus\n"
+        "#2> error: unknown command 'bogus'\n"
+        "quit\n"
+    )
+    result = run_test(box, "game.hand")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout == b"1 passed, 0 failed\n"
+
+
+def test_ctrl_d_ends_and_writes_the_recording(box):
+    sh = box.spawn("--seed", "7", "--ascii", "--record", "d.hand")
+    sh.first_prompt()
+    sh.command("add")
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+    text = (box.cwd / "d.hand").read_text(encoding="utf-8")
+    assert text.startswith("#!/usr/bin/env -S handsh --seed 7 --ascii\nadd\n#> ")
+    assert run_test(box, "d.hand").returncode == 0
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_ends_the_session_and_the_recording_is_written(box, number):
+    sh = box.spawn("--seed", "42", "--record", "s.hand")
+    sh.first_prompt()
+    sh.command("add")
+    sh.kill(number)
+    assert sh.wait_exit() == 128 + number
+    text = (box.cwd / "s.hand").read_text(encoding="utf-8")
+    assert text == "#!/usr/bin/env -S handsh --seed 42\nadd\n#> 7♥\n"
+
+
+def test_no_partial_recording_exists_during_the_session(box):
+    sh = box.spawn("--seed", "42", "--record", "p.hand")
+    sh.first_prompt()
+    sh.command("add")
+    assert not (box.cwd / "p.hand").exists()
+    assert [p.name for p in box.cwd.iterdir()] == []
+    sh.child.send("exit\r")
+    assert sh.wait_exit() == 0
+    assert (box.cwd / "p.hand").exists()
+
+
+def test_a_recording_that_cannot_be_written_is_reported(box):
+    sh = box.spawn("--seed", "42", "--record", "no/such/folder/x.hand", stderr_to_file=True)
+    sh.first_prompt()
+    sh.command("add")
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 1
+    assert "handsh: cannot write 'no/such/folder/x.hand': No such file or directory" in sh.stderr()
+
+
+def test_saves_are_recorded_with_what_they_did(box):
+    sh = box.spawn("--seed", "42", "--record", "r.hand")
+    sh.first_prompt()
+    sh.command("add")
+    assert sh.command("save kept.hand") == []
+    failed = sh.command("save no/such/x.hand")
+    assert failed == ["error: cannot write no/such/x.hand: No such file or directory"]
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
+    text = (box.cwd / "r.hand").read_text(encoding="utf-8")
+    assert text == (
+        "#!/usr/bin/env -S handsh --seed 42\n"
+        "add\n#> 7♥\n"
+        "save kept.hand\n"
+        "save no/such/x.hand\n"
+        "#2> error: cannot write no/such/x.hand: No such file or directory\n"
+        "quit\n"
+    )
+    assert (box.cwd / "kept.hand").exists()
+    assert run_test(box, "r.hand").returncode == 0
