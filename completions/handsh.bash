@@ -133,7 +133,7 @@ _handsh_add_lines()
 {
     local line
     while IFS= read -r line; do
-        [[ -n $line ]] && COMPREPLY+=("$2$line")
+        [[ -n $line ]] && COMPREPLY+=("${2-}$line")
     done <<<"$1"
     return 0
 }

@@ -236,7 +236,7 @@ private func bashCompletion(_ table: [OptionSpec]) -> String {
     {
         local line
         while IFS= read -r line; do
-            [[ -n $line ]] && COMPREPLY+=("$2$line")
+            [[ -n $line ]] && COMPREPLY+=("${2-}$line")
         done <<<"$1"
         return 0
     }

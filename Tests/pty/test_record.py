@@ -23,7 +23,12 @@ def test_the_recording_passes_and_reads_like_the_session(box):
     sh = box.spawn("--seed", "42", "--record", "game.hand", "--limit", "3")
     sh.first_prompt()
     assert sh.command("add; add") == ["7♥", "3♣ 7♥"]
-    assert sh.command("del 9; add") == ["error: no card at position 9 (hand has 2 cards)"]
+    # The prompt points at the failed command; the recording keeps only the error.
+    assert sh.command("del 9; add") == [
+        "  del 9; add",
+        "  ^^^^^",
+        "error: no card at position 9 (hand has 2 cards)",
+    ]
     sh.command("")
     sh.command("# a comment")
     sh.command("#> not an expectation")
