@@ -114,12 +114,19 @@ struct Runner {
     case .nothing, .quit: break
     case .show: renderer.writeShow(session.history, to: &output.buffer)
     case .deck: renderer.writeDeck(session.history, to: &output.buffer)
-    case .history: renderer.writeHistory(session.history, to: &output.buffer)
+    case .history:
+      // Streamed through the buffer: a long history is never all in memory.
+      var next: Int? = 0
+      while let from = next, output.failure == nil {
+        next = renderer.writeHistory(
+          session.history, from: from, upTo: Output.flushThreshold, to: &output.buffer)
+        output.flushIfFull()
+      }
     case .limit(let limit): renderer.writeLimit(limit, to: &output.buffer)
     case .help(let topic): output.buffer.append(contentsOf: helpText(topic).utf8)
     case .save(let file, let script):
-      if let code = writeAtomically(script, to: file) {
-        return .cannotWrite(file: file, reason: Platform.describe(code))
+      if let error = save(script, to: file) {
+        return .cannotWrite(file: file, reason: Platform.describe(error.code))
       }
     }
     return nil
@@ -140,6 +147,12 @@ struct Runner {
     let before = session
     output.hold()
     lines.forEachLine { event in
+      if case .tooLong(let number) = event {
+        // Like a syntax error; the text ends there (handsh(1), RUNNING).
+        reportTooLong(line: number, source: name)
+        errors += 1
+        return false
+      }
       guard case .line(let line) = event else { return true }
       var parser = LineParser(line.bytes, knownASCII: line.isASCII)
       var index = 0
@@ -181,7 +194,7 @@ struct Runner {
   /// output held. False, with nothing done, when it must wait for the check.
   private mutating func runAhead(_ command: Command, span: Range<Int>, parser: LineParser) -> Bool {
     switch command {
-    case .save, .quit: return false
+    case .save, .quit, .history: return false
     default: break
     }
     guard output.heldBytes < Runner.holdLimit else { return false }
@@ -210,6 +223,12 @@ struct Runner {
       case .waiting:
         output.flush()
         if output.failure != nil { return false }
+      case .tooLong(let number):
+        // Like a syntax error: the line runs none of it (handsh(1), RUNNING).
+        reportTooLong(line: number, source: name)
+        failed = true
+        if options.checkOnly || options.keepGoing || name == nil { return true }
+        flow = .stop
       case .line(let line):
         if check(line, source: name) > 0 {
           failed = true
@@ -226,6 +245,11 @@ struct Runner {
   }
 
   // MARK: Diagnostics
+
+  /// A line longer than the line limit, reported at its column 1.
+  mutating func reportTooLong(line: Int, source: String?) {
+    report("line is longer than \(lineLimit) bytes", line: line, column: 1, source: source)
+  }
 
   /// `SOURCE:LINE:COLUMN: error: MESSAGE` in a script, `error: MESSAGE` at
   /// the prompt. Output so far goes first, so the two streams interleave.
