@@ -7,7 +7,8 @@
 struct Output {
   var buffer: [UInt8] = []
   private let fd: Int32
-  private let flushThreshold = 1 << 16
+  static let flushThreshold = 1 << 16
+  private var flushThreshold: Int { Output.flushThreshold }
   /// Buffers set aside while holding, oldest first.
   private var held: [[UInt8]] = []
   private(set) var heldBytes = 0
