@@ -2,19 +2,19 @@ import HandKit
 
 /// One line of input, without its line break, a trailing `\r`, or the
 /// byte-order mark of the first line.
-struct Line {
-  let number: Int
-  let bytes: UnsafeBufferPointer<UInt8>
+package struct Line {
+  package let number: Int
+  package let bytes: UnsafeBufferPointer<UInt8>
   /// Known to be all ASCII, so the parser need not check its encoding.
-  var isASCII = false
+  package var isASCII = false
 }
 
 /// The longest line handsh reads, in bytes before the `\n` (a `\r` or a
 /// byte-order mark included): handsh(1), RUNNING.
-let lineLimit = 1 << 20
+package let lineLimit = 1 << 20
 
 /// What a line source hands the loop.
-enum LineEvent {
+package enum LineEvent {
   case line(Line)
   /// Line `number` is longer than the line limit; its bytes are dropped.
   case tooLong(number: Int)
@@ -24,7 +24,7 @@ enum LineEvent {
 
 /// Where lines come from: a whole text (a script, `-c`), a stream read as it
 /// arrives (stdin), or the prompt. The body returns false to stop early.
-protocol LineSource {
+package protocol LineSource {
   mutating func forEachLine(_ body: (LineEvent) -> Bool)
 }
 
@@ -55,11 +55,16 @@ private func newline(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> In
 /// A whole text in memory: a script file or the `-c` text. Its last line
 /// counts even without a final newline. A line longer than `limit` ends the
 /// text: `.tooLong` is the last event.
-struct TextLines: LineSource {
-  let text: [UInt8]
-  var limit = lineLimit
+package struct TextLines: LineSource {
+  package let text: [UInt8]
+  package var limit = lineLimit
 
-  mutating func forEachLine(_ body: (LineEvent) -> Bool) {
+  package init(text: [UInt8], limit: Int = lineLimit) {
+    self.text = text
+    self.limit = limit
+  }
+
+  package mutating func forEachLine(_ body: (LineEvent) -> Bool) {
     let limit = limit
     text.withUnsafeBufferPointer { text in
       let ascii = LineParser.isASCII(text)
@@ -83,20 +88,20 @@ struct TextLines: LineSource {
 /// the line limit: a line is kept only until it is whole, and a line that
 /// grows past the limit is reported at once and its bytes dropped up to its
 /// `\n` (reading goes on after it, for `-k`).
-struct LineSplitter {
-  let limit: Int
-  private(set) var number = 0
+package struct LineSplitter {
+  package let limit: Int
+  package private(set) var number = 0
   /// The start of a line whose `\n` has not come yet.
   private var pending: [UInt8] = []
   private var pendingASCII = true
   /// In the middle of a line already reported too long.
   private var skipping = false
 
-  init(limit: Int = lineLimit) { self.limit = limit }
+  package init(limit: Int = lineLimit) { self.limit = limit }
 
   /// Hands on the lines that `chunk` completes; at the end of the input
   /// (`final`), also an unfinished last line. False when `body` asked to stop.
-  mutating func feed(
+  package mutating func feed(
     _ chunk: UnsafeBufferPointer<UInt8>, final: Bool, _ body: (LineEvent) -> Bool
   ) -> Bool {
     var start = 0
