@@ -177,7 +177,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
   check(session.current, in: session.history, "start")
 
-  // As `handsh -k -` runs stdin (handsh(1), RUNNING): each line is checked first; a
+  // As `handsh -k -` runs stdin (handsh(1), DESCRIPTION): each line is checked first; a
   // line with a syntax error runs none of its commands, and the run goes on.
   // Like the shell, a text found to be all ASCII skips the UTF-8 check.
   let ascii = LineParser.isASCII(input)

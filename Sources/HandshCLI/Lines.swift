@@ -10,7 +10,7 @@ package struct Line {
 }
 
 /// The longest line handsh reads, in bytes before the `\n` (a `\r` or a
-/// byte-order mark included): handsh(1), RUNNING.
+/// byte-order mark included): handsh(1), DESCRIPTION.
 package let lineLimit = 1 << 20
 
 /// What a line source hands the loop.
@@ -171,7 +171,7 @@ package struct LineSplitter {
 /// lines and is kept in `failure`: it is never taken for the end of input.
 struct StreamLines: LineSource {
   let fd: Int32
-  /// The error that ended the reading, if one did (handsh(1), DIAGNOSTICS).
+  /// The error that ended the reading, if one did (handsh(1), DESCRIPTION).
   private(set) var failure: SystemError?
   /// How the stream is named in the error: `<stdin>`.
   let name: String

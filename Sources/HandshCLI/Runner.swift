@@ -148,7 +148,7 @@ struct Runner {
     output.hold()
     lines.forEachLine { event in
       if case .tooLong(let number) = event {
-        // Like a syntax error; the text ends there (handsh(1), RUNNING).
+        // Like a syntax error; the text ends there (handsh(1), DESCRIPTION).
         reportTooLong(line: number, source: name)
         errors += 1
         return false
@@ -224,7 +224,7 @@ struct Runner {
         output.flush()
         if output.failure != nil { return false }
       case .tooLong(let number):
-        // Like a syntax error: the line runs none of it (handsh(1), RUNNING).
+        // Like a syntax error: the line runs none of it (handsh(1), DESCRIPTION).
         reportTooLong(line: number, source: name)
         failed = true
         if options.checkOnly || options.keepGoing || name == nil { return true }

@@ -363,7 +363,7 @@ final class EndToEndTests: XCTestCase {
   }
 
   /// A word of a million characters, as a command and as a card: the
-  /// diagnostic quotes its first 80 and last 32 bytes (handsh(1), DIAGNOSTICS).
+  /// diagnostic quotes its first 80 and last 32 bytes (handsh(1), Diagnostics).
   func testMillionCharacterWord() throws {
     let word = String(repeating: "y", count: 1_000_000)
     let shown = String(repeating: "y", count: 80) + "…" + String(repeating: "y", count: 32)

@@ -5,8 +5,8 @@ import XCTest
   import Glibc
 #endif
 
-/// Files and input that cannot hurt (handsh(1), FILES, save, RUNNING,
-/// DIAGNOSTICS), driving the built `handsh`: `save` onto each kind of FILE,
+/// Files and input that cannot hurt (handsh(1), FILES, save, DESCRIPTION,
+/// Diagnostics), driving the built `handsh`: `save` onto each kind of FILE,
 /// the line limit with bounded memory, read errors, characters made visible
 /// in diagnostics, and a `history` that streams.
 ///

@@ -4,7 +4,7 @@ import XCTest
 /// The stream splitter (stdin) against the whole-text splitter (scripts):
 /// fed in chunks of every size, split at every boundary, it must hand on
 /// the same lines, and report a line over the limit at the same number
-/// (handsh(1), RUNNING). Random inputs come from a fixed seed.
+/// (handsh(1), DESCRIPTION). Random inputs come from a fixed seed.
 final class LineSplitterTests: XCTestCase {
   enum Event: Equatable {
     case line(Int, [UInt8], ascii: Bool)

@@ -1,5 +1,5 @@
 /// Text from input made safe to write into a diagnostic (handsh(1),
-/// DIAGNOSTICS): control characters become `\xHH`, each byte of invalid UTF-8
+/// Diagnostics): control characters become `\xHH`, each byte of invalid UTF-8
 /// becomes `\xHH`, and invisible, space-like and bidirectional characters
 /// become `\u{HHHH}`, so input can never send escape sequences to a
 /// terminal, reorder a message, or hide a character in it.
@@ -22,7 +22,7 @@ public func safeText<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
 }
 
 /// The most bytes of a word a diagnostic quotes whole (handsh(1),
-/// DIAGNOSTICS); a longer word is shortened to its start and its end.
+/// Diagnostics); a longer word is shortened to its start and its end.
 public let quotedWordLimit = 128
 
 /// The most bytes of a FILE a diagnostic quotes whole: the longest path.
