@@ -30,7 +30,7 @@ private func write(_ text: String, to path: String) -> Int32? {
       let code = errno
       guard code == ENOENT else { return code }
       // A new file; `name/` names a folder that is not there.
-      return path.hasSuffix("/") ? EISDIR : writeAtomically(text, to: path)
+      return path.hasSuffix("/") ? EISDIR : replace(path, with: text)
     }
     switch status.st_mode & S_IFMT {
     case S_IFLNK:
@@ -44,7 +44,7 @@ private func write(_ text: String, to path: String) -> Int32? {
       // What the kernel would say to an open for writing, without opening.
       guard faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 else { return errno }
       if status.st_nlink > 1 { return writeInPlace(text, to: path) }
-      let failure = writeAtomically(text, to: path, like: status)
+      let failure = replace(path, with: text, like: status)
       // A folder the user may not write, holding a file they may: as `>`.
       return failure == EACCES ? writeInPlace(text, to: path) : failure
     default:
@@ -81,12 +81,23 @@ private func writeInPlace(_ text: String, to path: String) -> Int32? {
   return failure
 }
 
+/// Writes `text` to `path` atomically, keeping the mode of a file already
+/// there: for files handsh writes whole other than by `save`, such as test
+/// reports. A failure leaves any older file intact.
+func writeAtomically(_ text: String, to path: String) -> SystemError? {
+  var status = stat()
+  let original: stat? = stat(path, &status) == 0 ? status : nil
+  return replace(path, with: text, like: original).map {
+    SystemError("cannot write", path: safeText(path.utf8), code: $0)
+  }
+}
+
 /// Writes `text` to `path` atomically: a temporary file in the same folder,
 /// flushed to disk, then renamed over `path`, so a failure leaves any older
 /// file intact. The new file gets the mode (and, where allowed, the owner) of
 /// `original`, or the umask's default for a new file. Signals that end
 /// handsh wait until the temporary file is gone. The errno of a failure.
-func writeAtomically(_ text: String, to path: String, like original: stat? = nil) -> Int32? {
+private func replace(_ path: String, with text: String, like original: stat? = nil) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
   var blocked = sigset_t()
   var previous = sigset_t()
