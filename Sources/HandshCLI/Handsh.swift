@@ -81,6 +81,14 @@ package enum Handsh {
     return status
   }
 
+  /// A read error on stdin: reported after the output so far, status 2
+  /// (handsh(1), EXIT STATUS); never taken for the end of the input.
+  private static func readFailed(_ failure: SystemError, _ runner: inout Runner) -> Int32 {
+    runner.output.flush()
+    Platform.printError("handsh: \(failure)")
+    return 2
+  }
+
   private static func run(_ mode: Mode, _ runner: inout Runner) -> Int32 {
     switch mode {
     case .help, .version:
@@ -94,6 +102,7 @@ package enum Handsh {
     case .stdin:
       var stdin = StreamLines(fd: 0)
       _ = runner.runStream(&stdin, name: "<stdin>")
+      if let failure = stdin.failure { return readFailed(failure, &runner) }
       return runner.failed ? 1 : 0
     case .text(let source, let interactive):
       let flow: Flow
@@ -105,8 +114,7 @@ package enum Handsh {
         case .success(let text):
           flow = runner.runText(text, name: safeText(path))
         case .failure(let error):
-          Platform.printError(
-            "handsh: cannot open '\(safeText(path))': \(Platform.describe(error.code))")
+          Platform.printError("handsh: \(error)")
           return 2
         }
       }
@@ -120,6 +128,7 @@ package enum Handsh {
       // -i without a terminal: go on with stdin, as the prompt would.
       var stdin = StreamLines(fd: 0)
       _ = runner.runStream(&stdin, name: nil)
+      if let failure = stdin.failure { return readFailed(failure, &runner) }
       return 0
     }
   }

@@ -2,118 +2,250 @@ import HandKit
 
 /// One line of input, without its line break, a trailing `\r`, or the
 /// byte-order mark of the first line.
-struct Line {
-  let number: Int
-  let bytes: UnsafeBufferPointer<UInt8>
+package struct Line {
+  package let number: Int
+  package let bytes: UnsafeBufferPointer<UInt8>
   /// Known to be all ASCII, so the parser need not check its encoding.
-  var isASCII = false
+  package var isASCII = false
 }
 
+/// The longest line handsh reads, in bytes before the `\n` (a `\r` or a
+/// byte-order mark included): handsh(1), DESCRIPTION.
+package let lineLimit = 1 << 20
+
 /// What a line source hands the loop.
-enum LineEvent {
+package enum LineEvent {
   case line(Line)
+  /// Line `number` is longer than the line limit; its bytes are dropped.
+  case tooLong(number: Int)
   /// The source is about to wait for more input: a moment to flush output.
   case waiting
 }
 
 /// Where lines come from: a whole text (a script, `-c`), a stream read as it
 /// arrives (stdin), or the prompt. The body returns false to stop early.
-protocol LineSource {
+package protocol LineSource {
   mutating func forEachLine(_ body: (LineEvent) -> Bool)
 }
 
-/// Calls `body` for each complete line of `text[start...]`; the last line
-/// counts even without a final newline when `final` is set. Returns where the
-/// unread rest starts, or nil when `body` asked to stop.
-private func splitLines(
-  _ text: UnsafeBufferPointer<UInt8>, from start: Int, final: Bool, number: inout Int,
+/// Hands on one line's bytes (its `\n` already cut off): drops a trailing
+/// `\r`, and the byte-order mark of line 1. False when `body` asks to stop.
+private func emit(
+  _ bytes: UnsafeBufferPointer<UInt8>, number: Int, ascii: Bool, limit: Int,
   _ body: (LineEvent) -> Bool
-) -> Int? {
-  var start = start
-  let ascii = LineParser.isASCII(UnsafeBufferPointer(rebasing: text[start...]))
-  while start < text.count {
-    guard let base = text.baseAddress else { break }
-    let from = UnsafeRawPointer(base + start)
-    let newline = memchr(from, 0x0A, text.count - start)
-    guard newline != nil || final else { break }
-    let length = newline.map { from.distance(to: UnsafeRawPointer($0)) } ?? (text.count - start)
-    var end = start + length
-    if end > start, text[end - 1] == 0x0D { end -= 1 }
-    var begin = start
-    if number == 0, end - begin >= 3, text[begin] == 0xEF, text[begin + 1] == 0xBB,
-      text[begin + 2] == 0xBF
-    {
-      begin += 3
-    }
-    number += 1
-    start += length + 1
-    let bytes = UnsafeBufferPointer(rebasing: text[begin..<end])
-    guard body(.line(Line(number: number, bytes: bytes, isASCII: ascii))) else { return nil }
-  }
-  return min(start, text.count)
+) -> Bool {
+  guard bytes.count <= limit else { return body(.tooLong(number: number)) }
+  var begin = 0
+  var end = bytes.count
+  if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
+  if number == 1, end >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { begin = 3 }
+  let line = Line(
+    number: number, bytes: UnsafeBufferPointer(rebasing: bytes[begin..<end]), isASCII: ascii)
+  return body(.line(line))
 }
 
-/// A whole text in memory: a script file or the `-c` text.
-struct TextLines: LineSource {
-  let text: [UInt8]
+/// Where the first `\n` of `text[start...]` is, if there is one.
+private func newline(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+  guard start < text.count, let base = text.baseAddress else { return nil }
+  return memchr(base + start, 0x0A, text.count - start).map {
+    UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0))
+  }
+}
 
-  mutating func forEachLine(_ body: (LineEvent) -> Bool) {
-    var number = 0
-    text.withUnsafeBufferPointer { _ = splitLines($0, from: 0, final: true, number: &number, body) }
+/// A whole text in memory: a script file or the `-c` text. Its last line
+/// counts even without a final newline. A line longer than `limit` ends the
+/// text: `.tooLong` is the last event.
+package struct TextLines: LineSource {
+  package let text: [UInt8]
+  package var limit = lineLimit
+
+  package init(text: [UInt8], limit: Int = lineLimit) {
+    self.text = text
+    self.limit = limit
+  }
+
+  package mutating func forEachLine(_ body: (LineEvent) -> Bool) {
+    let limit = limit
+    text.withUnsafeBufferPointer { text in
+      let ascii = LineParser.isASCII(text)
+      var start = 0
+      var number = 0
+      while start < text.count {
+        let end = newline(in: text, from: start) ?? text.count
+        number += 1
+        let bytes = UnsafeBufferPointer(rebasing: text[start..<end])
+        guard emit(bytes, number: number, ascii: ascii, limit: limit, body),
+          bytes.count <= limit
+        else { return }
+        start = end + 1
+      }
+    }
+  }
+}
+
+/// Cuts a stream into lines as its chunks arrive, in time proportional to
+/// the bytes fed, whatever the lengths of the lines, and in memory bounded by
+/// the line limit: a line is kept only until it is whole, and a line that
+/// grows past the limit is reported at once and its bytes dropped up to its
+/// `\n` (reading goes on after it, for `-k`).
+package struct LineSplitter {
+  package let limit: Int
+  package private(set) var number = 0
+  /// The start of a line whose `\n` has not come yet.
+  private var pending: [UInt8] = []
+  private var pendingASCII = true
+  /// In the middle of a line already reported too long.
+  private var skipping = false
+
+  package init(limit: Int = lineLimit) { self.limit = limit }
+
+  /// Hands on the lines that `chunk` completes; at the end of the input
+  /// (`final`), also an unfinished last line. False when `body` asked to stop.
+  package mutating func feed(
+    _ chunk: UnsafeBufferPointer<UInt8>, final: Bool, _ body: (LineEvent) -> Bool
+  ) -> Bool {
+    var start = 0
+    // Finish the line that earlier chunks started (or the one being skipped).
+    if skipping || !pending.isEmpty {
+      let end = newline(in: chunk, from: 0)
+      let piece = UnsafeBufferPointer(rebasing: chunk[0..<(end ?? chunk.count)])
+      if skipping {
+        guard let end else { return true }
+        skipping = false
+        start = end + 1
+      } else if pending.count + piece.count > limit {
+        pending = []
+        pendingASCII = true
+        number += 1
+        skipping = end == nil
+        guard body(.tooLong(number: number)) else { return false }
+        guard let end else { return true }
+        start = end + 1
+      } else if end != nil || final {
+        pending.append(contentsOf: piece)
+        pendingASCII = pendingASCII && LineParser.isASCII(piece)
+        number += 1
+        let go = pending.withUnsafeBufferPointer {
+          emit($0, number: number, ascii: pendingASCII, limit: limit, body)
+        }
+        pending.removeAll(keepingCapacity: pending.capacity <= 1 << 16)
+        pendingASCII = true
+        guard go else { return false }
+        guard let end else { return true }
+        start = end + 1
+      } else {
+        pending.append(contentsOf: piece)
+        pendingASCII = pendingASCII && LineParser.isASCII(piece)
+        return true
+      }
+    }
+    // Whole lines straight from the chunk.
+    let ascii = LineParser.isASCII(UnsafeBufferPointer(rebasing: chunk[start...]))
+    while start < chunk.count {
+      guard let end = newline(in: chunk, from: start) else { break }
+      number += 1
+      let bytes = UnsafeBufferPointer(rebasing: chunk[start..<end])
+      guard emit(bytes, number: number, ascii: ascii, limit: limit, body) else { return false }
+      start = end + 1
+    }
+    // The start of a line that later chunks finish.
+    guard start < chunk.count else { return true }
+    let rest = UnsafeBufferPointer(rebasing: chunk[start...])
+    if rest.count > limit {
+      number += 1
+      skipping = !final
+      return body(.tooLong(number: number))
+    }
+    if final {
+      number += 1
+      return emit(rest, number: number, ascii: ascii, limit: limit, body)
+    }
+    pending.append(contentsOf: rest)
+    pendingASCII = ascii
+    return true
   }
 }
 
 /// A stream read as lines arrive, each line handed on before the next read.
+/// A non-blocking stream is waited on with `poll`. A read error ends the
+/// lines and is kept in `failure`: it is never taken for the end of input.
 struct StreamLines: LineSource {
   let fd: Int32
+  /// The error that ended the reading, if one did (handsh(1), DESCRIPTION).
+  private(set) var failure: SystemError?
+  /// How the stream is named in the error: `<stdin>`.
+  let name: String
+
+  init(fd: Int32, name: String = "<stdin>") {
+    self.fd = fd
+    self.name = name
+  }
 
   mutating func forEachLine(_ body: (LineEvent) -> Bool) {
-    var buffer: [UInt8] = []
-    var number = 0
+    var splitter = LineSplitter()
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       guard body(.waiting) else { return }
       let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      let atEnd = count <= 0
-      if count > 0 { buffer.append(contentsOf: chunk[..<count]) }
-      let consumed = buffer.withUnsafeBufferPointer {
-        splitLines($0, from: 0, final: atEnd, number: &number, body)
+      if count < 0 {
+        let code = errno
+        if code == EINTR { continue }
+        if code == EAGAIN || code == EWOULDBLOCK {
+          var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+          if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+        }
+        failure = SystemError("cannot read \(name)", code: code)
+        return
       }
-      guard let consumed, !atEnd else { return }
-      buffer.removeFirst(consumed)
+      let go = chunk.withUnsafeBufferPointer {
+        splitter.feed(UnsafeBufferPointer(rebasing: $0[..<count]), final: count == 0, body)
+      }
+      guard go, count > 0 else { return }
     }
   }
 }
 
-/// Reads a whole file, a FIFO included, or says why it cannot.
-func readFile(_ path: [UInt8]) -> Result<[UInt8], ReadError> {
+/// Reads a whole script, a FIFO included, or says why it cannot. Reading
+/// stops early once a line is longer than the line limit (the text then ends
+/// inside that line, which `TextLines` reports), so `handsh /dev/zero` needs
+/// no more than the limit in memory.
+func readFile(_ path: [UInt8]) -> Result<[UInt8], SystemError> {
+  let shown = safeText(path)
   let fd = (path + [0]).withUnsafeBufferPointer { buffer in
     buffer.withMemoryRebound(to: CChar.self) { chars in
       chars.baseAddress.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
     }
   }
-  guard fd >= 0 else { return .failure(ReadError(code: errno)) }
+  guard fd >= 0 else { return .failure(SystemError("cannot open", path: shown, code: errno)) }
   defer { close(fd) }
   var status = stat()
   if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-    return .failure(ReadError(code: EISDIR))
+    return .failure(SystemError("cannot open", path: shown, code: EISDIR))
   }
   var text: [UInt8] = []
   // A regular file says its size: one allocation, no regrowing copies.
-  if status.st_mode & S_IFMT == S_IFREG { text.reserveCapacity(Int(status.st_size) + 1) }
+  if status.st_mode & S_IFMT == S_IFREG {
+    text.reserveCapacity(min(Int(status.st_size), 1 << 30) + 1)
+  }
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  // Where the line being read started.
+  var lineStart = 0
   while true {
     let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     if count < 0 {
       if errno == EINTR { continue }
-      return .failure(ReadError(code: errno))
+      return .failure(SystemError("cannot read", path: shown, code: errno))
     }
     if count == 0 { return .success(text) }
+    let from = text.count
     text.append(contentsOf: chunk[..<count])
+    text.withUnsafeBufferPointer { text in
+      var at = from
+      while let end = newline(in: text, from: at) {
+        lineStart = end + 1
+        at = end + 1
+      }
+    }
+    if text.count - lineStart > lineLimit { return .success(text) }
   }
-}
-
-struct ReadError: Error {
-  let code: Int32
 }

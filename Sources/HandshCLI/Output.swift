@@ -4,7 +4,8 @@
 struct Output {
   var buffer: [UInt8] = []
   private let fd: Int32
-  private let flushThreshold = 1 << 16
+  static let flushThreshold = 1 << 16
+  private var flushThreshold: Int { Output.flushThreshold }
   /// The errno of the first failed write (a full disk, a closed pipe).
   private(set) var failure: Int32?
 

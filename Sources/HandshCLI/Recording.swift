@@ -83,8 +83,8 @@ final class Recorder {
       Platform.printError("handsh: cannot write '\(safeText(file))': the name is not valid UTF-8")
       return false
     }
-    if let code = writeAtomically(bytes: text(), to: path) {
-      Platform.printError("handsh: cannot write '\(safeText(file))': \(Platform.describe(code))")
+    if let failure = writeAtomically(bytes: text(), to: path) {
+      Platform.printError("handsh: \(failure)")
       return false
     }
     return true

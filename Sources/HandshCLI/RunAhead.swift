@@ -14,11 +14,18 @@ struct TextPosition: Comparable {
 
 /// Calls `body` with every item of every line of `lines`, in order, with
 /// its position and the parser that read it; `body` returns false to stop.
+/// Returns the number of a line over the length limit, where reading stopped.
+@discardableResult
 func forEachItem(
   _ lines: inout TextLines,
   _ body: (TextPosition, ParsedItem, inout LineParser, Line) -> Bool
-) {
+) -> Int? {
+  var tooLong: Int?
   lines.forEachLine { event in
+    if case .tooLong(let number) = event {
+      tooLong = number
+      return false
+    }
     guard case .line(let line) = event else { return true }
     var parser = LineParser(line.bytes, knownASCII: line.isASCII)
     var position = TextPosition(line: line.number, item: 0)
@@ -29,6 +36,7 @@ func forEachItem(
       position.item += 1
     }
   }
+  return tooLong
 }
 
 /// Runs a text's commands while the text is still being checked, so that
@@ -65,7 +73,8 @@ struct RunAhead {
   ) {
     guard pausedAt == nil else { return }
     switch command {
-    case .save, .quit: return pause(at: position)
+    // A history can be long: it streams when run, never held.
+    case .save, .quit, .history: return pause(at: position)
     default: break
     }
     guard sink.heldBytes < RunAhead.holdLimit else { return pause(at: position) }

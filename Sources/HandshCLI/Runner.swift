@@ -86,6 +86,10 @@ struct Runner {
   /// A line entered at the prompt: checked, then run by the prompt's rules,
   /// and recorded with `--record`.
   mutating func enter(_ bytes: [UInt8]) -> Flow {
+    guard bytes.count <= lineLimit else {
+      reportTooLong(line: 1, source: nil)
+      return .next
+    }
     if recorder != nil { sink.effects = [] }
     if sink.pointsAtFailures { sink.enteredLine = bytes }
     defer { sink.enteredLine = nil }
@@ -108,7 +112,7 @@ struct Runner {
     var lines = TextLines(text: text)
     var ahead = RunAhead(from: session, enabled: !options.checkOnly)
     var errors = 0
-    forEachItem(&lines) { position, item, parser, line in
+    let tooLong = forEachItem(&lines) { position, item, parser, line in
       switch item {
       case .error(let error):
         report(error.message, line: line.number, column: error.column, source: name)
@@ -119,6 +123,11 @@ struct Runner {
       case .end: break
       }
       return true
+    }
+    if let tooLong {
+      // Like a syntax error; the text ends there (handsh(1), DESCRIPTION).
+      reportTooLong(line: tooLong, source: name)
+      errors += 1
     }
     guard errors == 0 else {
       ahead.rollBack(&executor)
@@ -153,6 +162,11 @@ struct Runner {
       case .waiting:
         output.flush()
         if output.failure != nil { return false }
+      case .tooLong(let number):
+        // Like a syntax error: the line runs none of it (handsh(1), DESCRIPTION).
+        reportTooLong(line: number, source: name)
+        if options.checkOnly || options.keepGoing || name == nil { return true }
+        flow = .stop
       case .line(let line):
         if check(line, source: name) > 0 {
           if options.checkOnly || options.keepGoing || name == nil { return true }
@@ -174,6 +188,11 @@ struct Runner {
   mutating func report(_ message: String, line: Int, column: Int, source: String?) {
     sink.location = (source, line)
     sink.diagnose(message, column: column)
+  }
+
+  /// A line over the limit, reported like a syntax error at its column 1.
+  mutating func reportTooLong(line: Int, source: String?) {
+    report("line is longer than \(lineLimit) bytes", line: line, column: 1, source: source)
   }
 }
 
@@ -213,7 +232,7 @@ struct ProcessSink: CommandSink {
   }
 
   mutating func save(_ script: String, to file: String) -> String? {
-    let failure = writeAtomically(script, to: file).map(Platform.describe)
+    let failure = saveFile(script, to: file).map { Platform.describe($0.code) }
     effects?.append(.save(failure: failure))
     return failure
   }

@@ -1,14 +1,109 @@
-/// Writes `text` to `path` atomically: a temporary file in the same folder,
-/// flushed to disk, then renamed over `path`, so a failure leaves any older
-/// file intact. Signals that end handsh wait until the temporary file is gone.
-/// Returns the errno of a failure.
-func writeAtomically(_ text: String, to path: String) -> Int32? {
+import HandKit
+
+/// `save FILE` (handsh(1), save): what FILE already is decides how it is
+/// written, the way a careful editor does it:
+/// - a symbolic link stays; its target is written, atomically, at the
+///   target's path;
+/// - a FIFO or a device is written straight into, as the shell's `>` would;
+/// - a regular file keeps its permission bits (and, for root, its owner); one
+///   the user may not write fails with `Permission denied`; one with more
+///   than one hard link is written in place, so the links stay together;
+/// - a folder (also `.` or `name/`) fails with `Is a directory`;
+/// - a writable file in a folder the user may not write is written in place;
+/// - anything else is written atomically: a temporary file in the same
+///   folder, flushed to disk, then renamed over FILE.
+func saveFile(_ text: String, to path: String) -> SystemError? {
+  let shown = safeText(path.utf8)
+  return write(text, to: path).map { SystemError("cannot write", path: shown, code: $0) }
+}
+
+/// How many symbolic links `save` follows before it gives up (as the kernel).
+private let maximumLinks = 40
+
+/// `save`'s work; the errno of a failure.
+private func write(_ text: String, to path: String) -> Int32? {
+  guard !path.isEmpty else { return ENOENT }
+  var path = path
+  for _ in 0...maximumLinks {
+    var status = stat()
+    guard lstat(path, &status) == 0 else {
+      let code = errno
+      guard code == ENOENT else { return code }
+      // A new file; `name/` names a folder that is not there.
+      return path.hasSuffix("/") ? EISDIR : replace(path, with: Array(text.utf8))
+    }
+    switch status.st_mode & S_IFMT {
+    case S_IFLNK:
+      guard let target = linkTarget(path) else { return errno }
+      path = target
+      continue
+    case S_IFDIR:
+      return EISDIR
+    case S_IFREG:
+      if path.hasSuffix("/") { return ENOTDIR }
+      // What the kernel would say to an open for writing, without opening.
+      guard faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 else { return errno }
+      if status.st_nlink > 1 { return writeInPlace(text, to: path) }
+      let failure = replace(path, with: Array(text.utf8), like: status)
+      // A folder the user may not write, holding a file they may: as `>`.
+      return failure == EACCES ? writeInPlace(text, to: path) : failure
+    default:
+      // A FIFO, a device, a socket: never replaced.
+      return writeInPlace(text, to: path)
+    }
+  }
+  return ELOOP
+}
+
+/// Where the symbolic link at `path` points, relative to the link's folder;
+/// nil with errno set when it cannot be read.
+private func linkTarget(_ path: String) -> String? {
+  var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+  let count = readlink(path, &buffer, buffer.count - 1)
+  guard count >= 0 else { return nil }
+  let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  guard !target.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return target }
+  return String(path[...slash]) + target
+}
+
+/// Writes into the file that is there, as `>` does: for FIFOs, devices and
+/// hard-linked files. The errno of a failure.
+private func writeInPlace(_ text: String, to path: String) -> Int32? {
+  let fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC)
+  guard fd >= 0 else { return errno }
+  var bytes = text
+  var failure = bytes.withUTF8 { Platform.write(fd, UnsafeRawBufferPointer($0)) }
+  var status = stat()
+  if failure == nil, fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, fsync(fd) != 0 {
+    failure = errno
+  }
+  if close(fd) != 0, failure == nil { failure = errno }
+  return failure
+}
+
+/// Writes `text` to `path` atomically, keeping the mode of a file already
+/// there: for files handsh writes whole other than by `save`, such as test
+/// reports. A failure leaves any older file intact.
+func writeAtomically(_ text: String, to path: String) -> SystemError? {
   writeAtomically(bytes: Array(text.utf8), to: path)
 }
 
 /// The same, for bytes that need not be UTF-8 (a golden test keeps every
 /// byte of the file it rewrites).
-func writeAtomically(bytes: [UInt8], to path: String) -> Int32? {
+func writeAtomically(bytes: [UInt8], to path: String) -> SystemError? {
+  var status = stat()
+  let original: stat? = stat(path, &status) == 0 ? status : nil
+  return replace(path, with: bytes, like: original).map {
+    SystemError("cannot write", path: safeText(path.utf8), code: $0)
+  }
+}
+
+/// Writes `text` to `path` atomically: a temporary file in the same folder,
+/// flushed to disk, then renamed over `path`, so a failure leaves any older
+/// file intact. The new file gets the mode (and, where allowed, the owner) of
+/// `original`, or the umask's default for a new file. Signals that end
+/// handsh wait until the temporary file is gone. The errno of a failure.
+private func replace(_ path: String, with bytes: [UInt8], like original: stat? = nil) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
   var blocked = sigset_t()
   var previous = sigset_t()
@@ -19,17 +114,24 @@ func writeAtomically(bytes: [UInt8], to path: String) -> Int32? {
 
   let slash = path.lastIndex(of: "/")
   let folder = slash.map { String(path[...$0]) } ?? ""
-  let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-  var template = Array((folder + "." + name + ".tmp-XXXXXX").utf8CString)
+  let name = Array((slash.map { String(path[path.index(after: $0)...]) } ?? path).utf8)
+  var template = Array((folder + temporaryName(for: name, in: folder)).utf8CString)
   let fd = template.withUnsafeMutableBufferPointer { buffer in
     buffer.baseAddress.map { mkstemp($0) } ?? -1
   }
   guard fd >= 0 else { return errno }
   let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
 
-  let mask = umask(0)
-  umask(mask)
-  var failure: Int32? = fchmod(fd, 0o666 & ~mask) == 0 ? nil : errno
+  var failure: Int32?
+  if let original {
+    // Root may keep the owner too; others cannot, and the file is then theirs.
+    _ = fchown(fd, original.st_uid, original.st_gid)
+    if fchmod(fd, original.st_mode & 0o7777) != 0 { failure = errno }
+  } else {
+    let mask = umask(0)
+    umask(mask)
+    if fchmod(fd, 0o666 & ~mask) != 0 { failure = errno }
+  }
   if failure == nil {
     failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
   }
@@ -38,4 +140,20 @@ func writeAtomically(bytes: [UInt8], to path: String) -> Int32? {
   if failure == nil, rename(temporary, path) != 0 { failure = errno }
   if failure != nil { unlink(temporary) }
   return failure
+}
+
+/// `.NAME.tmp-XXXXXX` for mkstemp, with NAME cut short when the whole would
+/// pass the folder's name-length limit: any name the file system accepts
+/// can be saved.
+private func temporaryName(for name: [UInt8], in folder: String) -> String {
+  let suffix = Array(".tmp-XXXXXX".utf8)
+  let limit = pathconf(folder.isEmpty ? "." : folder, Int32(_PC_NAME_MAX))
+  let room = max(1, (limit > 0 ? limit : 255) - 1 - suffix.count)
+  var kept = Array(name.prefix(room))
+  // Cut between characters, so the name stays valid UTF-8 where it was.
+  while kept.count < name.count, let last = kept.last, last & 0xC0 == 0x80 || last >= 0xC0 {
+    kept.removeLast()
+    if last >= 0xC0 { break }
+  }
+  return String(decoding: [UInt8(ascii: ".")] + kept + suffix, as: UTF8.self)
 }

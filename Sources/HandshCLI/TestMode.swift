@@ -46,10 +46,11 @@ struct GoldenTestRun {
       let xml = junitReport(reports, seconds: Platform.monotonicSeconds() - started)
       let path = String(decoding: junit, as: UTF8.self)
       let failure =
-        Array(path.utf8) == junit ? writeAtomically(bytes: xml, to: path) : EINVAL
+        Array(path.utf8) == junit
+        ? writeAtomically(bytes: xml, to: path)
+        : SystemError("cannot write", path: safeText(junit), code: EINVAL)
       if let failure {
-        Platform.printError(
-          "handsh: cannot write '\(safeText(junit))': \(Platform.describe(failure))")
+        Platform.printError("handsh: \(failure)")
         status = 2
       }
     }
@@ -89,7 +90,7 @@ struct GoldenTestRun {
 /// `save` in a test writes as usual, relative to the current folder.
 struct DiskSaves: GoldenEffects {
   mutating func save(_ script: String, to file: String) -> String? {
-    writeAtomically(script, to: file).map(Platform.describe)
+    saveFile(script, to: file).map { Platform.describe($0.code) }
   }
 }
 
@@ -172,13 +173,8 @@ enum TestFiles {
     guard case .success(let now) = readFile(path), now == old else {
       return "it changed while the tests ran; not overwritten"
     }
-    if let code = writeAtomically(bytes: new, to: name) { return Platform.describe(code) }
-    let mode = status.st_mode & 0o7777
-    var written = stat()
-    if Platform.status(of: path, &written, follow: true), written.st_mode & 0o7777 != mode {
-      _ = chmod(name, mode)
-    }
-    return nil
+    // writeAtomically keeps the file's mode.
+    return writeAtomically(bytes: new, to: name).map { Platform.describe($0.code) }
   }
 }
 

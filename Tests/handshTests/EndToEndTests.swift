@@ -266,10 +266,10 @@ final class EndToEndTests: XCTestCase {
     XCTAssertEqual(result.status, 1)
   }
 
-  /// A 10 MB comment after a command.
-  func testTenMegabyteComment() throws {
+  /// A comment that fills a line to the line limit (1 MiB), after a command.
+  func testLineLimitLongComment() throws {
     let text =
-      Data("add # ".utf8) + Data(repeating: UInt8(ascii: "x"), count: 10_000_000)
+      Data("add # ".utf8) + Data(repeating: UInt8(ascii: "x"), count: (1 << 20) - 6)
       + Data("\nshow\n".utf8)
     let result = try runScript(text)
     assertNoCrash(result)
@@ -280,32 +280,36 @@ final class EndToEndTests: XCTestCase {
     assertOutcome(streamed, out: "7♥\n1  7♥\n", err: "", status: 0)
   }
 
-  /// A 10 MB line of `;`: ten million blank commands.
-  func testTenMegabyteLineOfSemicolons() throws {
-    let text = Data(repeating: UInt8(ascii: ";"), count: 10_000_000) + Data("\nadd\n".utf8)
+  /// A line of `;` as long as a line may be: a million blank commands.
+  func testLineLimitLineOfSemicolons() throws {
+    let text = Data(repeating: UInt8(ascii: ";"), count: 1 << 20) + Data("\nadd\n".utf8)
     let result = try runScript(text)
     assertNoCrash(result)
     assertOutcome(result, out: "7♥\n", err: "", status: 0)
   }
 
-  /// A word of a million characters, as a command and as a card.
+  /// A word of a million characters, as a command and as a card: the
+  /// diagnostic quotes its first 80 and last 32 bytes (handsh(1), Diagnostics).
   func testMillionCharacterWord() throws {
     let word = String(repeating: "y", count: 1_000_000)
+    let shown = String(repeating: "y", count: 80) + "…" + String(repeating: "y", count: 32)
     let result = try runScript(Data((word + "\nadd " + word + "\n").utf8))
     assertNoCrash(result)
     XCTAssertEqual(result.out, "")
     XCTAssertTrue(
-      result.err == "in.hand:1:1: error: unknown command '\(word)'\n"
-        + "in.hand:2:5: error: invalid card '\(word)'\n",
+      result.err == "in.hand:1:1: error: unknown command '\(shown)'\n"
+        + "in.hand:2:5: error: invalid card '\(shown)'\n",
       "stderr starts: \(result.err.prefix(80))")
     XCTAssertEqual(result.status, 1)
   }
 
-  /// A number of a thousand digits is out of range for every kind of number.
+  /// A number of a thousand digits is out of range for every kind of number;
+  /// the diagnostic quotes it shortened (handsh(1), Diagnostics).
   func testThousandDigitNumber() throws {
-    let digits = String(repeating: "1", count: 1000)
+    let number = String(repeating: "1", count: 1000)
+    let digits = String(repeating: "1", count: 80) + "…" + String(repeating: "1", count: 32)
     let result = try runScript(
-      Data("del \(digits)\nundo \(digits)\nlimit \(digits)\nnew \(digits)\n".utf8))
+      Data("del \(number)\nundo \(number)\nlimit \(number)\nnew \(number)\n".utf8))
     assertNoCrash(result)
     XCTAssertEqual(result.out, "")
     XCTAssertEqual(

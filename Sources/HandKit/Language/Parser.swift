@@ -122,7 +122,7 @@ public struct LineParser: IteratorProtocol {
     let quoting: Quoting
 
     var isQuoted: Bool { quoting != .bare }
-    var text: String { safeText(bytes) }
+    var text: String { safeWord(bytes) }
 
     /// A quoted word's text without its quotes, `\"` and `\\` unescaped.
     var unquoted: String {

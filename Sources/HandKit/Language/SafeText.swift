@@ -1,7 +1,8 @@
-/// Text from input made safe to write into a diagnostic (SPEC §5): control
-/// characters become `\xHH`, each byte of invalid UTF-8 becomes `\xHH`, and
-/// bidirectional controls become `\u{HHHH}`, so input can never send escape
-/// sequences to a terminal or reorder a message.
+/// Text from input made safe to write into a diagnostic (handsh(1),
+/// Diagnostics): control characters become `\xHH`, each byte of invalid UTF-8
+/// becomes `\xHH`, and invisible, space-like and bidirectional characters
+/// become `\u{HHHH}`, so input can never send escape sequences to a
+/// terminal, reorder a message, or hide a character in it.
 public func safeText<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
   var out = ""
   var rest = Array(bytes)[...]
@@ -20,12 +21,40 @@ public func safeText<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
   return out
 }
 
+/// The most bytes of a word a diagnostic quotes whole (handsh(1),
+/// Diagnostics); a longer word is shortened to its start and its end.
+public let quotedWordLimit = 128
+
+/// The most bytes of a FILE a diagnostic quotes whole: the longest path.
+public let quotedFileLimit = 4096
+
+/// A word from input as a diagnostic quotes it: made safe, and, when longer
+/// than `limit` bytes, shortened to its first 80 bytes, `…`, and its last
+/// 32 (each cut moved to a character boundary), so a huge bad word cannot
+/// flood the terminal and the message still shows which word it was.
+public func safeWord<Bytes: Collection<UInt8>>(_ bytes: Bytes, limit: Int = quotedWordLimit)
+  -> String
+{
+  let count = bytes.count
+  guard count > limit else { return safeText(bytes) }
+  var head = bytes.index(bytes.startIndex, offsetBy: 80)
+  var tail = bytes.index(bytes.startIndex, offsetBy: count - 32)
+  // At most three continuation bytes end a character.
+  for _ in 0..<3 where bytes[head] & 0xC0 == 0x80 { head = bytes.index(head, offsetBy: -1) }
+  for _ in 0..<3 where bytes[tail] & 0xC0 == 0x80 { tail = bytes.index(after: tail) }
+  return safeText(bytes[..<head]) + "…" + safeText(bytes[tail...])
+}
+
 private func append(_ scalar: Unicode.Scalar, to out: inout String) {
   switch scalar.value {
   case 0x09: out.unicodeScalars.append(scalar)
   case 0x00...0x1F, 0x7F...0x9F: out += hex(UInt8(truncatingIfNeeded: scalar.value))
-  case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+  case 0x00A0, 0x00AD, 0x061C, 0x1680, 0x180E, 0x2000...0x200F, 0x2028...0x202F,
+    0x205F...0x206F, 0x3000, 0xFEFF, 0xFFF9...0xFFFB:
+    // Invisible, space-like or bidirectional: shown by its number.
+    var digits = String(scalar.value, radix: 16, uppercase: true)
+    while digits.utf8.count < 4 { digits = "0" + digits }
+    out += "\\u{" + digits + "}"
   default: out.unicodeScalars.append(scalar)
   }
 }

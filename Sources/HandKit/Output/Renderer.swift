@@ -63,8 +63,19 @@ public struct Renderer: Sendable {
 
   /// `history`: every version, oldest first, the current one marked.
   public func writeHistory(_ history: History, to out: inout [UInt8]) {
+    var next: Int? = 0
+    while let from = next { next = writeHistory(history, from: from, upTo: .max, to: &out) }
+  }
+
+  /// `history` in pieces, so that it can stream: the versions from `from`
+  /// on, until `out` holds at least `size` bytes. Returns the version to
+  /// go on from, or nil when the last one is written.
+  public func writeHistory(
+    _ history: History, from: Int, upTo size: Int, to out: inout [UInt8]
+  ) -> Int? {
     let width = digits(history.count - 1)
-    for number in 0..<history.count {
+    for number in max(0, from)..<max(max(0, from), history.count) {
+      if out.count >= size { return number }
       let version = history[number]
       let command = history.commandText(of: number, ascii: style.ascii)
       if style.json {
@@ -88,6 +99,7 @@ public struct Renderer: Sendable {
       }
       out.append(newline)
     }
+    return nil
   }
 
   /// `limit` without N: the bare number, in text and JSON alike.
@@ -139,7 +151,8 @@ public struct Renderer: Sendable {
     case .handTooLarge(let count, let limit): "hand has \(cards(count)), more than \(limit)"
     case .unexpectedHand(let expected, let actual):
       "expected \(handText(Hand(expected))), hand is \(handText(actual))"
-    case .cannotWrite(let file, let reason): "cannot write \(safeText(file.utf8)): \(reason)"
+    case .cannotWrite(let file, let reason):
+      "cannot write \(safeWord(file.utf8, limit: quotedFileLimit)): \(reason)"
     }
   }
 

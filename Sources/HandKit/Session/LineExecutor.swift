@@ -12,7 +12,8 @@ public protocol CommandSink {
   mutating func save(_ script: String, to file: String) -> String?
   /// `new` without a seed.
   mutating func freshSeed() -> UInt64
-  /// After each command that ran: false stops the line (a failed write).
+  /// After each command that ran, and between the pieces of a long output:
+  /// false stops the line (a failed write).
   mutating func commandDone() -> Bool
   /// A command failed; called just before its diagnostic, with the byte
   /// range of the command's words in the line (the prompt points at it).
@@ -142,7 +143,13 @@ public struct LineExecutor: Sendable {
     case .nothing, .quit: break
     case .show: renderer.writeShow(session.history, to: &sink.out)
     case .deck: renderer.writeDeck(session.history, to: &sink.out)
-    case .history: renderer.writeHistory(session.history, to: &sink.out)
+    case .history:
+      // In pieces, each handed on: a long history is never all in memory.
+      var next: Int? = 0
+      while let from = next {
+        next = renderer.writeHistory(session.history, from: from, upTo: 1 << 16, to: &sink.out)
+        if next != nil, !sink.commandDone() { break }
+      }
     case .limit(let limit): renderer.writeLimit(limit, to: &sink.out)
     case .help(let topic): sink.out.append(contentsOf: helpText(topic).utf8)
     case .save(let file, let script):
