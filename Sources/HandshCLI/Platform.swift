@@ -42,10 +42,10 @@ enum Platform {
   }
 
   /// Writes a line to stderr, unbuffered.
-  static func printError(_ text: String) {
+  static func printError(_ text: String, to fd: Int32 = 2) {
     var line = text
     line += "\n"
-    line.withUTF8 { _ = write(2, UnsafeRawBufferPointer($0)) }
+    line.withUTF8 { _ = write(fd, UnsafeRawBufferPointer($0)) }
   }
 }
 

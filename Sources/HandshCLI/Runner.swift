@@ -22,7 +22,10 @@ struct Runner {
   /// `--record FILE`: told each line entered at the prompt.
   var recorder: Recorder?
 
-  init(options: Options, seed: UInt64) {
+  /// A runner of `options` whose first game has `seed`, writing results to
+  /// `output` and diagnostics to `errors` (the process's stdout and stderr,
+  /// or files a test reads back).
+  init(options: Options, seed: UInt64, output: Int32 = 1, errors: Int32 = 2) {
     self.options = options
     let color: Bool
     switch options.color {
@@ -38,7 +41,7 @@ struct Runner {
       session: Session(seed: seed, limit: options.limit),
       renderer: Renderer(style: Style(ascii: options.ascii, color: color, json: options.json)),
       echo: options.echo, quiet: options.quiet)
-    sink = ProcessSink(output: Output())
+    sink = ProcessSink(output: Output(fd: output), errors: errors)
   }
 
   var session: Session {
@@ -200,6 +203,8 @@ struct Runner {
 /// diagnostics on stderr, `save` on disk, fresh seeds from the system.
 struct ProcessSink: CommandSink {
   var output: Output
+  /// Where diagnostics go: stderr, unbuffered.
+  var errors: Int32 = 2
   /// The source and line number diagnostics point at; no source at the prompt.
   var location: (source: String?, line: Int) = (nil, 0)
   /// Whether any diagnostic was written (exit status 1).
@@ -224,10 +229,10 @@ struct ProcessSink: CommandSink {
     output.flush()
     if let source = location.source {
       Platform.printError(
-        diagnostic(message, at: SourceLocation(source: source, line: location.line, column: column))
-      )
+        diagnostic(message, at: SourceLocation(source: source, line: location.line, column: column)),
+        to: errors)
     } else {
-      Platform.printError("error: " + message)
+      Platform.printError("error: " + message, to: errors)
     }
   }
 
@@ -257,7 +262,7 @@ struct ProcessSink: CommandSink {
   mutating func commandFailed(span: Range<Int>) {
     guard let line = enteredLine, line.withUnsafeBufferPointer(commandCount) > 1 else { return }
     output.flush()
-    for text in failurePointer(line: line, command: span) { Platform.printError(text) }
+    for text in failurePointer(line: line, command: span) { Platform.printError(text, to: errors) }
   }
 }
 

@@ -1,5 +1,5 @@
 /// Writes what the session shows, as bytes appended to an output buffer: the
-/// one place that knows how a hand, a deck or a history looks (SPEC §5).
+/// one place that knows how a hand, a deck or a history looks (handsh(1), OUTPUT).
 public struct Renderer: Sendable {
   public let style: Style
   /// Each card's name as text output writes it (coloured when colour is on).
@@ -135,7 +135,7 @@ public struct Renderer: Sendable {
     return String(decoding: out, as: UTF8.self)
   }
 
-  /// The message for a failed command, exactly as SPEC §4 words it.
+  /// The message for a failed command, exactly as handsh(1), COMMANDS, words it.
   public func message(for error: CommandError) -> String {
     switch error {
     case .handFull(let limit): "hand is full (\(cards(limit)))"
