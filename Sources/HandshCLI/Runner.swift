@@ -229,7 +229,8 @@ struct ProcessSink: CommandSink {
     output.flush()
     if let source = location.source {
       Platform.printError(
-        diagnostic(message, at: SourceLocation(source: source, line: location.line, column: column)),
+        diagnostic(
+          message, at: SourceLocation(source: source, line: location.line, column: column)),
         to: errors)
     } else {
       Platform.printError("error: " + message, to: errors)
