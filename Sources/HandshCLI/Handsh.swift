@@ -60,7 +60,7 @@ package enum Handsh {
     let mode = Mode(
       options, stdin: Platform.isTerminal(0), stdout: Platform.isTerminal(1),
       stderr: Platform.isTerminal(2))
-    if options.record != nil, mode != .prompt {
+    if options.record != nil, mode != .prompt, mode != .help, mode != .version {
       Platform.printError(
         "handsh: --record needs the prompt: stdin and stdout or stderr a terminal")
       Platform.printError("Try 'handsh --help' for more information.")

@@ -9,9 +9,8 @@ package struct Line {
   package var isASCII = false
 }
 
-/// The longest line handsh reads, in bytes before the `\n` (a `\r` or a
-/// byte-order mark included): handsh(1), DESCRIPTION.
-package let lineLimit = 1 << 20
+/// The longest line handsh reads (handsh(1), DESCRIPTION).
+package let lineLimit = LineParser.maximumLineLength
 
 /// What a line source hands the loop.
 package enum LineEvent {

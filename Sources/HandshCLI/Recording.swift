@@ -83,7 +83,7 @@ final class Recorder {
       Platform.printError("handsh: cannot write '\(safeText(file))': the name is not valid UTF-8")
       return false
     }
-    if let failure = writeAtomically(bytes: text(), to: path) {
+    if let failure = writeFile(text(), to: path) {
       Platform.printError("handsh: \(failure)")
       return false
     }

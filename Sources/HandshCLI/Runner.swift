@@ -195,7 +195,7 @@ struct Runner {
 
   /// A line over the limit, reported like a syntax error at its column 1.
   mutating func reportTooLong(line: Int, source: String?) {
-    report("line is longer than \(lineLimit) bytes", line: line, column: 1, source: source)
+    report(LineParser.tooLongMessage, line: line, column: 1, source: source)
   }
 }
 
@@ -238,7 +238,7 @@ struct ProcessSink: CommandSink {
   }
 
   mutating func save(_ script: String, to file: String) -> String? {
-    let failure = saveFile(script, to: file).map { Platform.describe($0.code) }
+    let failure = writeFile(Array(script.utf8), to: file).map { Platform.describe($0.code) }
     effects?.append(.save(failure: failure))
     return failure
   }

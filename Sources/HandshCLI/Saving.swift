@@ -12,16 +12,26 @@ import HandKit
 /// - a writable file in a folder the user may not write is written in place;
 /// - anything else is written atomically: a temporary file in the same
 ///   folder, flushed to disk, then renamed over FILE.
-func saveFile(_ text: String, to path: String) -> SystemError? {
-  let shown = safeText(path.utf8)
-  return write(text, to: path).map { SystemError("cannot write", path: shown, code: $0) }
+///
+/// Every file handsh writes whole goes this way: `save`, and the files of
+/// `--test --update`, `--junit` and `--record` (handsh(1), FILES).
+func writeFile(_ bytes: [UInt8], to path: String) -> SystemError? {
+  write(bytes, to: path).map { SystemError("cannot write", path: safeText(path.utf8), code: $0) }
 }
+
+/// The umask, read once: reading it means setting it, which races with the
+/// threads of `--test -j`.
+private let creationMask: mode_t = {
+  let mask = umask(0)
+  umask(mask)
+  return mask
+}()
 
 /// How many symbolic links `save` follows before it gives up (as the kernel).
 private let maximumLinks = 40
 
 /// `save`'s work; the errno of a failure.
-private func write(_ text: String, to path: String) -> Int32? {
+private func write(_ bytes: [UInt8], to path: String) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
   var path = path
   for _ in 0...maximumLinks {
@@ -30,7 +40,7 @@ private func write(_ text: String, to path: String) -> Int32? {
       let code = errno
       guard code == ENOENT else { return code }
       // A new file; `name/` names a folder that is not there.
-      return path.hasSuffix("/") ? EISDIR : replace(path, with: Array(text.utf8))
+      return path.hasSuffix("/") ? EISDIR : replace(path, with: bytes)
     }
     switch status.st_mode & S_IFMT {
     case S_IFLNK:
@@ -43,13 +53,13 @@ private func write(_ text: String, to path: String) -> Int32? {
       if path.hasSuffix("/") { return ENOTDIR }
       // What the kernel would say to an open for writing, without opening.
       guard faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 else { return errno }
-      if status.st_nlink > 1 { return writeInPlace(text, to: path) }
-      let failure = replace(path, with: Array(text.utf8), like: status)
+      if status.st_nlink > 1 { return writeInPlace(bytes, to: path) }
+      let failure = replace(path, with: bytes, like: status)
       // A folder the user may not write, holding a file they may: as `>`.
-      return failure == EACCES ? writeInPlace(text, to: path) : failure
+      return failure == EACCES ? writeInPlace(bytes, to: path) : failure
     default:
       // A FIFO, a device, a socket: never replaced.
-      return writeInPlace(text, to: path)
+      return writeInPlace(bytes, to: path)
     }
   }
   return ELOOP
@@ -68,11 +78,10 @@ private func linkTarget(_ path: String) -> String? {
 
 /// Writes into the file that is there, as `>` does: for FIFOs, devices and
 /// hard-linked files. The errno of a failure.
-private func writeInPlace(_ text: String, to path: String) -> Int32? {
+private func writeInPlace(_ bytes: [UInt8], to path: String) -> Int32? {
   let fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC)
   guard fd >= 0 else { return errno }
-  var bytes = text
-  var failure = bytes.withUTF8 { Platform.write(fd, UnsafeRawBufferPointer($0)) }
+  var failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
   var status = stat()
   if failure == nil, fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, fsync(fd) != 0 {
     failure = errno
@@ -81,24 +90,7 @@ private func writeInPlace(_ text: String, to path: String) -> Int32? {
   return failure
 }
 
-/// Writes `text` to `path` atomically, keeping the mode of a file already
-/// there: for files handsh writes whole other than by `save`, such as test
-/// reports. A failure leaves any older file intact.
-func writeAtomically(_ text: String, to path: String) -> SystemError? {
-  writeAtomically(bytes: Array(text.utf8), to: path)
-}
-
-/// The same, for bytes that need not be UTF-8 (a golden test keeps every
-/// byte of the file it rewrites).
-func writeAtomically(bytes: [UInt8], to path: String) -> SystemError? {
-  var status = stat()
-  let original: stat? = stat(path, &status) == 0 ? status : nil
-  return replace(path, with: bytes, like: original).map {
-    SystemError("cannot write", path: safeText(path.utf8), code: $0)
-  }
-}
-
-/// Writes `text` to `path` atomically: a temporary file in the same folder,
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
 /// flushed to disk, then renamed over `path`, so a failure leaves any older
 /// file intact. The new file gets the mode (and, where allowed, the owner) of
 /// `original`, or the umask's default for a new file. Signals that end
@@ -128,9 +120,7 @@ private func replace(_ path: String, with bytes: [UInt8], like original: stat? =
     _ = fchown(fd, original.st_uid, original.st_gid)
     if fchmod(fd, original.st_mode & 0o7777) != 0 { failure = errno }
   } else {
-    let mask = umask(0)
-    umask(mask)
-    if fchmod(fd, 0o666 & ~mask) != 0 { failure = errno }
+    if fchmod(fd, 0o666 & ~creationMask) != 0 { failure = errno }
   }
   if failure == nil {
     failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }

@@ -47,7 +47,7 @@ struct GoldenTestRun {
       let path = String(decoding: junit, as: UTF8.self)
       let failure =
         Array(path.utf8) == junit
-        ? writeAtomically(bytes: xml, to: path)
+        ? writeFile(xml, to: path)
         : SystemError("cannot write", path: safeText(junit), code: EINVAL)
       if let failure {
         Platform.printError("handsh: \(failure)")
@@ -78,7 +78,7 @@ struct GoldenTestRun {
     let result = file.run(effects: DiskSaves())
     guard !result.passed else { return report(.passed) }
     let updated = result.updatedText
-    let diff = unifiedDiff(text, updated, oldName: shown, newName: shown)
+    let diff = result.diff(path: shown)
     guard options.update else { return report(.failed(diff: diff)) }
     if let problem = TestFiles.rewrite(item.path, from: text, to: updated) {
       return report(.error(["handsh: cannot update '\(shown)': \(problem)"]))
@@ -90,7 +90,7 @@ struct GoldenTestRun {
 /// `save` in a test writes as usual, relative to the current folder.
 struct DiskSaves: GoldenEffects {
   mutating func save(_ script: String, to file: String) -> String? {
-    saveFile(script, to: file).map { Platform.describe($0.code) }
+    writeFile(Array(script.utf8), to: file).map { Platform.describe($0.code) }
   }
 }
 
@@ -173,8 +173,8 @@ enum TestFiles {
     guard case .success(let now) = readFile(path), now == old else {
       return "it changed while the tests ran; not overwritten"
     }
-    // writeAtomically keeps the file's mode.
-    return writeAtomically(bytes: new, to: name).map { Platform.describe($0.code) }
+    // As save writes (a link's target, hard links in place, the mode kept).
+    return writeFile(new, to: name).map { Platform.describe($0.code) }
   }
 }
 

@@ -294,6 +294,55 @@ import Testing
     #expect(result.actual.first?.first?.text == Array("error: unknown command '\(quoted)'".utf8))
   }
 
+  /// `history` writes in pieces; a block past 64 KiB must still be whole.
+  @Test func aLongHistoryIsOneWholeBlock() {
+    let result = run(
+      String(repeating: "new 1; ", count: 4000) + "\nhistory\n", GoldenSettings(quiet: true))
+    #expect(result.actual.count == 2)
+    #expect(result.actual.last?.count == 4001)
+    #expect(result.actual.last?.last?.text == Array("*4000  new 1  (empty)".utf8))
+  }
+
+  /// A line past the limit is an error, as at the prompt, and none of it runs.
+  @Test func aLineOverTheLimitIsAnError() {
+    let long = "add" + String(repeating: " ", count: 1 << 20)
+    #expect(
+      updated(long + "\nshow\n") == long
+        + "\n#2> error: line is longer than 1048576 bytes\nshow\n#> (empty)\n")
+    // The limit counts a `\r` before the line break too.
+    let fits = "add" + String(repeating: " ", count: (1 << 20) - 4)
+    #expect(updated(fits + "\r\n") == fits + "\r\n#> 8♠\r\n")
+    #expect(updated(fits + " \r\n").hasSuffix("#2> error: line is longer than 1048576 bytes\r\n"))
+  }
+
+  /// Thousands of changed blocks: the diff is found between the input lines,
+  /// so it is as exact and cheap as with one (it took minutes and gigabytes
+  /// when searched over the whole file).
+  @Test func manyChangedBlocksDiffBlockByBlock() {
+    let text = String(repeating: "limit\n#> 4\n", count: 20_000)
+    let diff = String(decoding: run(text).diff(path: "t.hand"), as: UTF8.self)
+    let lines = diff.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.filter { $0 == "-#> 4" }.count == 20_000)
+    #expect(lines.filter { $0 == "+#> 5" }.count == 20_000)
+    #expect(
+      lines.prefix(6) == [
+        "--- t.hand", "+++ t.hand", "@@ -1,40000 +1,40000 @@", " limit", "-#> 4", "+#> 5",
+      ])
+  }
+
+  /// A shebang's abbreviations are those of the command line: `--j` is
+  /// ambiguous there (--json, --jobs, --junit), so it is here.
+  @Test func shebangPrefixesAreUniqueAmongAllOptions() {
+    #expect(
+      messages("#!/usr/bin/env -S handsh --j\nadd\n") == [
+        "t.hand:1:26: error: option '--j' is ambiguous"
+      ])
+    #expect(file("#!/usr/bin/env -S handsh --js\nadd\n").settings.json)
+    #expect(
+      messages("#!/usr/bin/env -S handsh --ju x\nadd\n").first?.contains(
+        "cannot be used in a test file") == true)
+  }
+
   @Test func aTypedMarkerInTheOutputStaysOneLine() {
     // `help` prints many lines; each is its own block line.
     let result = run("help add\n")

@@ -1,3 +1,4 @@
+import HandKit
 import HandshCLI
 import Testing
 
@@ -142,5 +143,11 @@ struct OptionsTests {
       let line = lines.filter { $0.hasPrefix(names + " ") }
       #expect(line.count == 1, "\(names) in --help")
     }
+  }
+
+  /// A golden test's shebang resolves abbreviations among the same long
+  /// options as the command line.
+  @Test func shebangsKnowEveryLongOption() {
+    #expect(ShebangOptions.commandLineLongOptions == Options.table.map(\.long))
   }
 }

@@ -196,6 +196,64 @@ final class GoldenModeTests: XCTestCase {
       "no temporary file left")
   }
 
+  /// `--update` writes as `save` does: a symbolic link stays and its
+  /// target is written; hard links stay together.
+  func testUpdateWritesThroughLinksAsSaveDoes() throws {
+    let real = folder.appendingPathComponent("real")
+    try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+    try Data("add\n#> x\n".utf8).write(to: real.appendingPathComponent("t.hand"))
+    XCTAssertEqual(symlink("real/t.hand", folder.appendingPathComponent("link.hand").path), 0)
+    try Data("add\n".utf8).write(to: folder.appendingPathComponent("h1.hand"))
+    XCTAssertEqual(
+      link(
+        folder.appendingPathComponent("h1.hand").path,
+        real.appendingPathComponent("h2.hand").path), 0)
+    let result = try handsh(["--test", "--update", "link.hand", "h1.hand"])
+    XCTAssertEqual(result.status, 0, result.err)
+    let attributes = try FileManager.default.attributesOfItem(
+      atPath: folder.appendingPathComponent("link.hand").path)
+    XCTAssertEqual(attributes[.type] as? FileAttributeType, .typeSymbolicLink)
+    XCTAssertEqual(
+      try String(contentsOf: real.appendingPathComponent("t.hand"), encoding: .utf8),
+      "add\n#> 8♠\n")
+    XCTAssertEqual(
+      try String(contentsOf: real.appendingPathComponent("h2.hand"), encoding: .utf8),
+      "add\n#> 8♠\n")
+  }
+
+  /// Files that tests save get the umask's mode whatever `-j`: reading the
+  /// umask means setting it, which once raced between threads.
+  func testSavesInParallelGetTheUmasksMode() throws {
+    let tests = folder.appendingPathComponent("t")
+    let out = folder.appendingPathComponent("out")
+    try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+    for i in 0..<40 {
+      let lines = (0..<20).map { "save out/f\(i)_\($0).hand\n" }.joined()
+      try Data(lines.utf8).write(to: tests.appendingPathComponent("t\(i).hand"))
+    }
+    let result = try TestProcess.run(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "umask 022 && exec \"$0\" --test -j 8 t", binary.path], in: folder)
+    XCTAssertEqual(result.status, 0, result.err)
+    let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+    XCTAssertEqual(names.count, 800)
+    for name in names {
+      let mode =
+        try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(name).path)[
+          .posixPermissions] as? Int
+      XCTAssertEqual(mode, 0o644, name)
+    }
+  }
+
+  /// `--help` and `--version` win over `--record`, as over every option.
+  func testHelpAndVersionWinOverRecord() throws {
+    let version = try handsh(["--record", "r.hand", "--version"])
+    XCTAssertEqual(version.status, 0, version.err)
+    XCTAssertTrue(version.out.hasPrefix("handsh "))
+    XCTAssertEqual(try handsh(["--help", "--record", "r.hand"]).status, 0)
+  }
+
   func testAFileThatChangedSinceItWasReadIsNotOverwritten() throws {
     let file = folder.appendingPathComponent("x.hand")
     try Data("add\n#> changed by someone\n".utf8).write(to: file)

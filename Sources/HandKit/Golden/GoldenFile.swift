@@ -105,6 +105,9 @@ public struct GoldenFile: Sendable {
     let end: Int
     /// Where the line starts in the text, byte-order mark included.
     let rawStart: Int
+    /// The bytes before the `\n`, a `\r` or a byte-order mark included: what
+    /// the line limit counts.
+    let length: Int
   }
 
   public init(text: [UInt8], defaults: GoldenSettings = GoldenSettings()) {
@@ -122,7 +125,10 @@ public struct GoldenFile: Sendable {
       if lines.isEmpty, text[start...].starts(with: [0xEF, 0xBB, 0xBF]), contentEnd - start >= 3 {
         first += 3
       }
-      lines.append(PhysicalLine(start: first, contentEnd: contentEnd, end: end, rawStart: start))
+      lines.append(
+        PhysicalLine(
+          start: first, contentEnd: contentEnd, end: end, rawStart: start,
+          length: (newline ?? text.count) - start))
       start = end
     }
     self.lines = lines
@@ -214,5 +220,10 @@ public struct GoldenFile: Sendable {
   /// The content of input line `input`, for the parser.
   func content(of input: Input) -> Range<Int> {
     lines[input.line].start..<lines[input.line].contentEnd
+  }
+
+  /// Whether an input line is longer than handsh reads (handsh(1), DESCRIPTION).
+  func isTooLong(_ input: Input) -> Bool {
+    lines[input.line].length > LineParser.maximumLineLength
   }
 }

@@ -78,7 +78,11 @@ public struct GoldenResult: Sendable {
   /// The report of a failing file: a unified diff from the file as it is to
   /// the file as `--update` writes it, both named `path`.
   public func diff(path: String) -> [UInt8] {
-    unifiedDiff(file.text, updatedText, oldName: path, newName: path)
+    // Only blocks change, and an expectation line never equals another kind
+    // of line: every other line anchors the search.
+    unifiedDiff(file.text, updatedText, oldName: path, newName: path) { line in
+      !line.starts(with: "#>".utf8) && !line.starts(with: "#2>".utf8)
+    }
   }
 }
 
@@ -103,7 +107,10 @@ extension GoldenFile {
           continue
         }
         let line = UnsafeBufferPointer(rebasing: buffer[content(of: input)])
-        if executor.check(line, sink: &sink) == 0 {
+        if isTooLong(input) {
+          // As at the prompt: an error, and none of the line runs.
+          sink.diagnose(LineParser.tooLongMessage, column: 1)
+        } else if executor.check(line, sink: &sink) == 0 {
           ended = executor.run(line, sink: &sink) == .quit
         }
         sink.takeOutput()

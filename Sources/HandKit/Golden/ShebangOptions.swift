@@ -2,7 +2,7 @@
 /// `#!/usr/bin/env -S handsh --seed 42 --limit 3`. The words after the one
 /// named `handsh` are options in their GNU forms; only the six that change
 /// what a test prints may appear.
-enum ShebangOptions {
+package enum ShebangOptions {
   private struct Spec {
     let short: UInt8?
     let long: String
@@ -20,6 +20,14 @@ enum ShebangOptions {
 
   private static let allowed =
     "only --seed, --limit, --ascii, --json, --echo and --quiet may appear there"
+
+  /// Every long option of handsh's command line (a test keeps this equal to
+  /// the option table): a shebang's unique prefix must be unique among them
+  /// all, so that the file runs the same way on its own.
+  package static let commandLineLongOptions = [
+    "command", "seed", "limit", "keep-going", "check", "quiet", "interactive", "echo", "json",
+    "ascii", "color", "test", "update", "jobs", "tap", "junit", "record", "help", "version",
+  ]
 
   /// Applies the options of shebang line `line` (its content) to `settings`.
   static func apply(_ line: [UInt8], to settings: inout GoldenSettings) throws(GoldenDiagnostic) {
@@ -64,9 +72,12 @@ enum ShebangOptions {
         let body = argument.dropFirst(2)
         let equals = body.firstIndex(of: UInt8(ascii: "="))
         let typed = Array(body[..<(equals ?? body.endIndex)])
-        let matches = specs.filter { $0.long.utf8.starts(with: typed) }
-        let exact = specs.first { Array($0.long.utf8) == typed }
-        guard let spec = exact ?? (matches.count == 1 ? matches.first : nil) else {
+        let names = commandLineLongOptions.filter { $0.utf8.starts(with: typed) }
+        let name = commandLineLongOptions.first { Array($0.utf8) == typed } ?? names.first
+        if names.count > 1, !names.contains(where: { Array($0.utf8) == typed }) {
+          throw fail("option '--\(safeText(typed))' is ambiguous", at)
+        }
+        guard let spec = specs.first(where: { $0.long == name }) else {
           throw fail("'--\(safeText(typed))' cannot be used in a test file; \(allowed)", at)
         }
         if spec.takesValue {

@@ -2,12 +2,19 @@
 /// lines of context: `--- OLD` and `+++ NEW` (no dates), hunks headed
 /// `@@ -START,COUNT +START,COUNT @@`, and `\ No newline at end of file` after
 /// a last line without one. Empty when the texts are the same.
+///
+/// `isAnchor` marks lines that the caller knows both texts hold alike, in
+/// the same order, and that equal no other kind of line (a golden test's
+/// input lines and comments, around the blocks that change): the search
+/// then runs between them, so its cost grows with the largest change, not
+/// with the number of changes.
 public func unifiedDiff(
-  _ old: [UInt8], _ new: [UInt8], oldName: String, newName: String, context: Int = 3
+  _ old: [UInt8], _ new: [UInt8], oldName: String, newName: String, context: Int = 3,
+  isAnchor: ((ArraySlice<UInt8>) -> Bool)? = nil
 ) -> [UInt8] {
   let a = splitKeepingBreaks(old)
   let b = splitKeepingBreaks(new)
-  let edits = editScript(a, b)
+  let edits = editScript(a, b, isAnchor: isAnchor)
   guard edits.contains(where: { $0 != .same }) else { return [] }
 
   var out = Array("--- \(oldName)\n+++ \(newName)\n".utf8)
@@ -94,7 +101,10 @@ enum Edit: Equatable {
 
 /// A shortest edit script from `a` to `b` (Myers' O(ND) algorithm), after
 /// setting aside the lines the two share at the start and at the end.
-func editScript(_ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>]) -> [Edit] {
+func editScript(
+  _ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>],
+  isAnchor: ((ArraySlice<UInt8>) -> Bool)? = nil
+) -> [Edit] {
   var prefix = 0
   while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
   var suffix = 0
@@ -111,7 +121,7 @@ func editScript(_ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>]) -> [Edit] {
   var deleted = [Bool](repeating: false, count: a.count)
   var inserted = [Bool](repeating: false, count: b.count)
   var (i, j) = (prefix, prefix)
-  for edit in myers(x, y) {
+  for edit in anchoredEdits(x, y, isAnchor) {
     switch edit {
     case .same:
       i += 1
@@ -168,6 +178,32 @@ private func slideDown(_ changed: inout [Bool], _ lines: [ArraySlice<UInt8>]) {
   }
 }
 
+/// Myers' script between consecutive anchors, when both texts hold the
+/// same anchors in the same order; else over the whole.
+private func anchoredEdits(
+  _ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>],
+  _ isAnchor: ((ArraySlice<UInt8>) -> Bool)?
+) -> [Edit] {
+  guard let isAnchor else { return myers(a, b) }
+  let anchorsA = a.indices.filter { isAnchor(a[$0]) }
+  let anchorsB = b.indices.filter { isAnchor(b[$0]) }
+  guard anchorsA.count == anchorsB.count,
+    zip(anchorsA, anchorsB).allSatisfy({ a[$0] == b[$1] })
+  else { return myers(a, b) }
+  var edits: [Edit] = []
+  edits.reserveCapacity(max(a.count, b.count))
+  var (i, j) = (0, 0)
+  for (anchorA, anchorB) in zip(anchorsA + [a.count], anchorsB + [b.count]) {
+    edits += myers(Array(a[i..<anchorA]), Array(b[j..<anchorB]))
+    if anchorA < a.count { edits.append(.same) }
+    (i, j) = (anchorA + 1, anchorB + 1)
+  }
+  return edits
+}
+
+/// The most edits Myers' search looks for (its saved states: about 4M ints).
+private let maximumSearch = 2000
+
 private func myers(_ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>]) -> [Edit] {
   let n = a.count
   let m = b.count
@@ -178,6 +214,11 @@ private func myers(_ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>]) -> [Edit]
   // trace[d] holds v[-d...d] as it was before step d.
   var trace: [[Int]] = []
   search: for d in 0...(n + m) {
+    // The saved states grow as d²: past this many edits, as `diff` gives up
+    // on a minimal script for a huge change, take all of a out and b in.
+    guard d <= maximumSearch else {
+      return Array(repeating: .delete, count: n) + Array(repeating: .insert, count: m)
+    }
     trace.append(Array(v[(offset - d)...(offset + d)]))
     for k in stride(from: -d, through: d, by: 2) {
       var x =

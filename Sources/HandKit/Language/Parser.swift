@@ -13,6 +13,12 @@ public enum ParsedItem: Sendable, Equatable {
 /// allocating for the common case. The line holds no line break; the caller
 /// has removed a trailing `\r` and a byte-order mark.
 public struct LineParser: IteratorProtocol {
+  /// The longest line handsh reads, in bytes before the `\n` (a `\r` or a
+  /// byte-order mark included): handsh(1), DESCRIPTION.
+  public static let maximumLineLength = 1 << 20
+  /// What a longer line is reported as.
+  public static let tooLongMessage = "line is longer than \(maximumLineLength) bytes"
+
   private let line: UnsafeBufferPointer<UInt8>
   private var offset = 0
   private var finished = false
