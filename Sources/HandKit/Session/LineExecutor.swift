@@ -147,7 +147,8 @@ public struct LineExecutor: Sendable {
       // In pieces, each handed on: a long history is never all in memory.
       var next: Int? = 0
       while let from = next {
-        next = renderer.writeHistory(session.history, from: from, upTo: sink.out.count + (1 << 16), to: &sink.out)
+        next = renderer.writeHistory(
+          session.history, from: from, upTo: sink.out.count + (1 << 16), to: &sink.out)
         if next != nil, !sink.commandDone() { break }
       }
     case .limit(let limit): renderer.writeLimit(limit, to: &sink.out)
