@@ -78,12 +78,7 @@ final class Recorder {
   func finish() -> Bool {
     guard !finished else { return true }
     finished = true
-    let path = String(decoding: file, as: UTF8.self)
-    guard Array(path.utf8) == file else {
-      Platform.printError("handsh: cannot write '\(safeText(file))': the name is not valid UTF-8")
-      return false
-    }
-    if let failure = writeFile(text(), to: path) {
+    if let failure = writeFile(text(), to: file) {
       Platform.printError("handsh: \(failure)")
       return false
     }

@@ -238,7 +238,9 @@ struct ProcessSink: CommandSink {
   }
 
   mutating func save(_ script: String, to file: String) -> String? {
-    let failure = writeFile(Array(script.utf8), to: file).map { Platform.describe($0.code) }
+    let failure = writeFile(Array(script.utf8), to: Array(file.utf8)).map {
+      Platform.describe($0.code)
+    }
     effects?.append(.save(failure: failure))
     return failure
   }

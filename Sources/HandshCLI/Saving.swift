@@ -14,9 +14,11 @@ import HandKit
 ///   folder, flushed to disk, then renamed over FILE.
 ///
 /// Every file handsh writes whole goes this way: `save`, and the files of
-/// `--test --update`, `--junit` and `--record` (handsh(1), FILES).
-func writeFile(_ bytes: [UInt8], to path: String) -> SystemError? {
-  write(bytes, to: path).map { SystemError("cannot write", path: safeText(path.utf8), code: $0) }
+/// `--test --update`, `--junit` and `--record` (handsh(1), FILES). The path
+/// is bytes down to the C calls, so any name the file system accepts can be
+/// written, invalid UTF-8 included; messages show it made safe.
+func writeFile(_ bytes: [UInt8], to path: [UInt8]) -> SystemError? {
+  write(bytes, to: path).map { SystemError("cannot write", path: safeText(path), code: $0) }
 }
 
 /// The umask, read once: reading it means setting it, which races with the
@@ -30,17 +32,19 @@ private let creationMask: mode_t = {
 /// How many symbolic links `save` follows before it gives up (as the kernel).
 private let maximumLinks = 40
 
+private let slash = UInt8(ascii: "/")
+
 /// `save`'s work; the errno of a failure.
-private func write(_ bytes: [UInt8], to path: String) -> Int32? {
+private func write(_ bytes: [UInt8], to path: [UInt8]) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
   var path = path
   for _ in 0...maximumLinks {
     var status = stat()
-    guard lstat(path, &status) == 0 else {
+    guard Platform.status(of: path, &status, follow: false) else {
       let code = errno
       guard code == ENOENT else { return code }
       // A new file; `name/` names a folder that is not there.
-      return path.hasSuffix("/") ? EISDIR : replace(path, with: bytes)
+      return path.last == slash ? EISDIR : replace(path, with: bytes)
     }
     switch status.st_mode & S_IFMT {
     case S_IFLNK:
@@ -50,9 +54,10 @@ private func write(_ bytes: [UInt8], to path: String) -> Int32? {
     case S_IFDIR:
       return EISDIR
     case S_IFREG:
-      if path.hasSuffix("/") { return ENOTDIR }
+      if path.last == slash { return ENOTDIR }
       // What the kernel would say to an open for writing, without opening.
-      guard faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 else { return errno }
+      let writable = Platform.withCPath(path) { faccessat(AT_FDCWD, $0, W_OK, AT_EACCESS) == 0 }
+      guard writable == true else { return errno }
       if status.st_nlink > 1 { return writeInPlace(bytes, to: path) }
       let failure = replace(path, with: bytes, like: status)
       // A folder the user may not write, holding a file they may: as `>`.
@@ -67,19 +72,20 @@ private func write(_ bytes: [UInt8], to path: String) -> Int32? {
 
 /// Where the symbolic link at `path` points, relative to the link's folder;
 /// nil with errno set when it cannot be read.
-private func linkTarget(_ path: String) -> String? {
-  var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-  let count = readlink(path, &buffer, buffer.count - 1)
+private func linkTarget(_ path: [UInt8]) -> [UInt8]? {
+  let capacity = Int(PATH_MAX)
+  var buffer = [CChar](repeating: 0, count: capacity + 1)
+  let count = Platform.withCPath(path) { readlink($0, &buffer, capacity) } ?? -1
   guard count >= 0 else { return nil }
-  let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  guard !target.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return target }
-  return String(path[...slash]) + target
+  let target = buffer[..<count].map { UInt8(bitPattern: $0) }
+  guard target.first != slash, let last = path.lastIndex(of: slash) else { return target }
+  return Array(path[...last]) + target
 }
 
 /// Writes into the file that is there, as `>` does: for FIFOs, devices and
 /// hard-linked files. The errno of a failure.
-private func writeInPlace(_ bytes: [UInt8], to path: String) -> Int32? {
-  let fd = open(path, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC)
+private func writeInPlace(_ bytes: [UInt8], to path: [UInt8]) -> Int32? {
+  let fd = Platform.withCPath(path) { open($0, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC) } ?? -1
   guard fd >= 0 else { return errno }
   var failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
   var status = stat()
@@ -95,7 +101,7 @@ private func writeInPlace(_ bytes: [UInt8], to path: String) -> Int32? {
 /// file intact. The new file gets the mode (and, where allowed, the owner) of
 /// `original`, or the umask's default for a new file. Signals that end
 /// handsh wait until the temporary file is gone. The errno of a failure.
-private func replace(_ path: String, with bytes: [UInt8], like original: stat? = nil) -> Int32? {
+private func replace(_ path: [UInt8], with bytes: [UInt8], like original: stat? = nil) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
   var blocked = sigset_t()
   var previous = sigset_t()
@@ -104,15 +110,15 @@ private func replace(_ path: String, with bytes: [UInt8], like original: stat? =
   sigprocmask(SIG_BLOCK, &blocked, &previous)
   defer { sigprocmask(SIG_SETMASK, &previous, nil) }
 
-  let slash = path.lastIndex(of: "/")
-  let folder = slash.map { String(path[...$0]) } ?? ""
-  let name = Array((slash.map { String(path[path.index(after: $0)...]) } ?? path).utf8)
-  var template = Array((folder + temporaryName(for: name, in: folder)).utf8CString)
+  let last = path.lastIndex(of: slash)
+  let folder = last.map { Array(path[...$0]) } ?? []
+  let name = last.map { Array(path[($0 + 1)...]) } ?? path
+  var template = (folder + temporaryName(for: name, in: folder)).map { CChar(bitPattern: $0) } + [0]
   let fd = template.withUnsafeMutableBufferPointer { buffer in
     buffer.baseAddress.map { mkstemp($0) } ?? -1
   }
   guard fd >= 0 else { return errno }
-  let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  let temporary = template.dropLast().map { UInt8(bitPattern: $0) }
 
   var failure: Int32?
   if let original {
@@ -127,17 +133,25 @@ private func replace(_ path: String, with bytes: [UInt8], like original: stat? =
   }
   if failure == nil, fsync(fd) != 0 { failure = errno }
   if close(fd) != 0, failure == nil { failure = errno }
-  if failure == nil, rename(temporary, path) != 0 { failure = errno }
-  if failure != nil { unlink(temporary) }
+  if failure == nil {
+    let renamed =
+      Platform.withCPath(temporary) { from in Platform.withCPath(path) { rename(from, $0) } ?? -1 }
+      ?? -1
+    if renamed != 0 { failure = errno }
+  }
+  if failure != nil { _ = Platform.withCPath(temporary) { unlink($0) } }
   return failure
 }
 
 /// `.NAME.tmp-XXXXXX` for mkstemp, with NAME cut short when the whole would
 /// pass the folder's name-length limit: any name the file system accepts
 /// can be saved.
-private func temporaryName(for name: [UInt8], in folder: String) -> String {
+private func temporaryName(for name: [UInt8], in folder: [UInt8]) -> [UInt8] {
   let suffix = Array(".tmp-XXXXXX".utf8)
-  let limit = pathconf(folder.isEmpty ? "." : folder, Int32(_PC_NAME_MAX))
+  let limit =
+    Platform.withCPath(folder.isEmpty ? [UInt8(ascii: ".")] : folder) {
+      pathconf($0, Int32(_PC_NAME_MAX))
+    } ?? -1
   let room = max(1, (limit > 0 ? limit : 255) - 1 - suffix.count)
   var kept = Array(name.prefix(room))
   // Cut between characters, so the name stays valid UTF-8 where it was.
@@ -145,5 +159,5 @@ private func temporaryName(for name: [UInt8], in folder: String) -> String {
     kept.removeLast()
     if last >= 0xC0 { break }
   }
-  return String(decoding: [UInt8(ascii: ".")] + kept + suffix, as: UTF8.self)
+  return [UInt8(ascii: ".")] + kept + suffix
 }

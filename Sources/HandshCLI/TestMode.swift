@@ -44,12 +44,7 @@ struct GoldenTestRun {
     var status: Int32 = summary.errors > 0 ? 2 : summary.failed > 0 ? 1 : 0
     if let junit = options.junit {
       let xml = junitReport(reports, seconds: Platform.monotonicSeconds() - started)
-      let path = String(decoding: junit, as: UTF8.self)
-      let failure =
-        Array(path.utf8) == junit
-        ? writeFile(xml, to: path)
-        : SystemError("cannot write", path: safeText(junit), code: EINVAL)
-      if let failure {
+      if let failure = writeFile(xml, to: junit) {
         Platform.printError("handsh: \(failure)")
         status = 2
       }
@@ -90,7 +85,7 @@ struct GoldenTestRun {
 /// `save` in a test writes as usual, relative to the current folder.
 struct DiskSaves: GoldenEffects {
   mutating func save(_ script: String, to file: String) -> String? {
-    writeFile(Array(script.utf8), to: file).map { Platform.describe($0.code) }
+    writeFile(Array(script.utf8), to: Array(file.utf8)).map { Platform.describe($0.code) }
   }
 }
 
@@ -166,15 +161,13 @@ enum TestFiles {
   /// `--update`: writes `new` over the file at `path` atomically, keeping
   /// its mode, unless it no longer holds `old`. Why not, when it fails.
   static func rewrite(_ path: [UInt8], from old: [UInt8], to new: [UInt8]) -> String? {
-    let name = String(decoding: path, as: UTF8.self)
-    guard Array(name.utf8) == path else { return "its name is not valid UTF-8" }
     var status = stat()
     guard Platform.status(of: path, &status, follow: true) else { return Platform.describe(errno) }
     guard case .success(let now) = readFile(path), now == old else {
       return "it changed while the tests ran; not overwritten"
     }
     // As save writes (a link's target, hard links in place, the mode kept).
-    return writeFile(new, to: name).map { Platform.describe($0.code) }
+    return writeFile(new, to: path).map { Platform.describe($0.code) }
   }
 }
 
@@ -285,7 +278,8 @@ extension Platform {
     return names
   }
 
-  private static func withCPath<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T? {
+  /// `body` given `path` as a C string (cut at a NUL byte, as C reads it).
+  static func withCPath<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T? {
     (path + [0]).withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: CChar.self) { $0.baseAddress.map(body) }
     }

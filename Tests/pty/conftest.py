@@ -13,6 +13,7 @@ Run with `python3 -m pytest -q Tests/pty`.
 
 import os
 import re
+import shlex
 import signal
 import time
 from pathlib import Path
@@ -188,7 +189,8 @@ class Sandbox:
         or a path or "" to put in HANDSH_HISTORY. color: "never" adds
         `--color=never`; None adds nothing. stderr_to_file: stderr goes to a
         file (read it with `Shell.stderr()`), stdin and stdout stay on the
-        terminal, so what goes where can be told apart.
+        terminal, so what goes where can be told apart. An argument given as
+        bytes reaches handsh as those bytes, UTF-8 or not.
         """
         if history == "default":
             history = self.history
@@ -201,6 +203,22 @@ class Sandbox:
             stderr_path = self.root / f"stderr-{len(self.children)}"
             stderr_path.touch()
             environment["HANDSH_TEST_STDERR"] = str(stderr_path)
+        if any(isinstance(argument, bytes) for argument in arguments):
+            # pexpect passes text arguments only: bytes (a name that is not
+            # UTF-8) go through the environment, which takes any, and /bin/sh.
+            words = []
+            for index, argument in enumerate(arguments):
+                if isinstance(argument, bytes):
+                    environment[f"HANDSH_TEST_ARG{index}"] = os.fsdecode(argument)
+                    words.append(f'"$HANDSH_TEST_ARG{index}"')
+                else:
+                    words.append(shlex.quote(argument))
+            script = 'exec "$0" ' + " ".join(words)
+            if stderr_to_file:
+                script += ' 2>>"$HANDSH_TEST_STDERR"'
+            command = "/bin/sh"
+            arguments = ["-c", script, str(self.binary)]
+        elif stderr_to_file:
             command = "/bin/sh"
             arguments = [
                 "-c",

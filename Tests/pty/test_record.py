@@ -4,6 +4,7 @@ written as a golden test that passes. Fixtures: conftest.py.
 Seed 42 deals 7♥ 3♣ K♥ A♠ 2♠ (handsh(1), THE DECK).
 """
 
+import os
 import signal
 import subprocess
 
@@ -108,6 +109,28 @@ def test_a_recording_that_cannot_be_written_is_reported(box):
     sh.child.send("quit\r")
     assert sh.wait_exit() == 1
     assert "handsh: cannot write 'no/such/folder/x.hand': No such file or directory" in sh.stderr()
+
+
+def test_any_name_the_file_system_accepts_is_recorded(box):
+    # Bytes that are not UTF-8: pexpect passes bytes as they are; Python
+    # opens them through the surrogates of os.fsdecode.
+    name = os.fsdecode(b"r\xff.hand")
+    sh = box.spawn("--seed", "42", "--record", os.fsencode(name))
+    sh.first_prompt()
+    sh.command("add")
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0
+    assert os.listdir(os.fsencode(box.cwd)) == [b"r\xff.hand"]
+    text = (box.cwd / name).read_text(encoding="utf-8")
+    assert text == "#!/usr/bin/env -S handsh --seed 42\nadd\n#> 7♥\n"
+    assert run_test(box, name).returncode == 0
+
+    sh = box.spawn("--seed", "42", "--record", b"no\xfe/x.hand", stderr_to_file=True)
+    sh.first_prompt()
+    sh.command("add")
+    sh.child.sendeof()
+    assert sh.wait_exit() == 1
+    assert "handsh: cannot write 'no\\xFE/x.hand': No such file or directory" in sh.stderr()
 
 
 def test_saves_are_recorded_with_what_they_did(box):
