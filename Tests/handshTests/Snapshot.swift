@@ -1,4 +1,5 @@
 import Foundation
+import HandKit
 import XCTest
 
 /// Whether snapshot assertions record instead of checking:
@@ -9,7 +10,8 @@ let recordingSnapshots = ProcessInfo.processInfo.environment["HANDSH_RECORD_SNAP
 /// `assertSnapshot(record:)`: checking, `actual` must equal the file at
 /// `path` (relative to the repository) byte for byte; recording, the file
 /// is written with `actual` and the assertion passes. A missing file fails
-/// when checking, so a snapshot never springs into being unreviewed.
+/// when checking, so a snapshot never springs into being unreviewed. A
+/// mismatch is shown as a unified diff, by the golden tests' engine.
 func assertSnapshot(
   _ actual: String, path: String, record: Bool = recordingSnapshots,
   file: StaticString = #filePath, line: UInt = #line
@@ -28,18 +30,12 @@ func assertSnapshot(
     XCTFail("no snapshot \(path): record it with scripts/update-snapshots", file: file, line: line)
     return
   }
-  let expected = String(decoding: data, as: UTF8.self)
-  guard expected != actual else { return }
-  let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
-  let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
-  let first =
-    zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-    ?? min(old.count, new.count)
+  guard Array(data) != Array(actual.utf8) else { return }
+  // The golden tests' own diff engine shows what changed, as `diff -u` would.
+  let diff = unifiedDiff(
+    Array(data), Array(actual.utf8), oldName: path + " (file)", newName: path + " (code)")
   XCTFail(
-    """
-    \(path) differs from what the code generates, first at line \(first + 1):
-      file: \(first < old.count ? String(old[first]) : "(end of file)")
-      code: \(first < new.count ? String(new[first]) : "(end of file)")
-    Review the change and record it with scripts/update-snapshots.
-    """, file: file, line: line)
+    "\(path) differs from what the code generates:\n"
+      + String(decoding: diff, as: UTF8.self)
+      + "Review the change and record it with scripts/update-snapshots.", file: file, line: line)
 }
