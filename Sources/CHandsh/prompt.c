@@ -111,11 +111,20 @@ static void interrupt(void) {
   show_prompt();
 }
 
+/// Whether handsh's process group owns the terminal. Setting the terminal
+/// up from the background stops handsh again (SIGTTOU): `kill %1` sends
+/// SIGTERM then SIGCONT to a stopped job, and the SIGTERM must be answered.
+static int in_foreground(void) {
+  pid_t owner = tcgetpgrp(fileno(rl_instream != NULL ? rl_instream : stdin));
+  return owner == -1 || owner == getpgrp();
+}
+
 /// Sets the terminal up again and redraws the prompt and the typed text,
 /// with the cursor where it was: after `fg` (the shell has put the terminal
-/// back as it likes it), or after any SIGCONT.
+/// back as it likes it), or after any SIGCONT that leaves handsh in the
+/// foreground (one in the background waits for the SIGCONT of `fg`).
 static void resume(void) {
-  if (!session.reading) return;
+  if (!session.reading || !in_foreground()) return;
   if (RL_ISSTATE(RL_STATE_TERMPREPPED)) rl_deprep_terminal();
   prep_terminal(session.meta);
   rl_reset_screen_size();
@@ -148,16 +157,17 @@ static void stop(void) {
   resume();
 }
 
-/// SIGQUIT, SIGTERM, SIGHUP: the terminal restored, on a fresh line if text
-/// was typed, before handsh ends by the signal.
+/// SIGQUIT, SIGTERM, SIGHUP: the terminal restored, on a fresh line, before
+/// handsh ends by the signal. Also on an empty line: readline's last word to
+/// the terminal is a carriage return, and the shell's `Terminated` would
+/// overwrite the prompt.
 static void leave(void) {
   if (!session.reading) return;
-  int typed = rl_end > 0;
-  if (typed) go_to_end();
+  if (rl_end > 0) go_to_end();
   rl_callback_sigcleanup();
   rl_callback_handler_remove();
   session.reading = 0;
-  if (typed) write_out("\n");
+  write_out("\n");
 }
 
 /// Handles the signals that arrived; returns one that must end handsh, or 0.
@@ -337,7 +347,14 @@ handsh_read_result handsh_prompt_read(void) {
       continue;  // the terminal may have changed while stopped: poll again
     }
     if (fds[0].revents & POLLNVAL) break;
-    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) rl_callback_read_char();
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      // Readline rings its bell on stderr; while it reads, that is the
+      // terminal the prompt is drawn on, never a redirected stderr.
+      FILE *diagnostics = stderr;
+      stderr = session.out;
+      rl_callback_read_char();
+      stderr = diagnostics;
+    }
   }
   if (session.reading) {
     rl_callback_handler_remove();

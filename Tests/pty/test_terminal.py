@@ -241,13 +241,31 @@ def test_a_fatal_signal_moves_to_a_fresh_line_when_text_was_typed(box, number):
     assert not box.history.exists() or history_lines(box.history) == []
 
 
-def test_a_fatal_signal_on_an_empty_line_writes_nothing(box):
+def test_a_fatal_signal_on_an_empty_line_moves_to_a_fresh_line(box):
+    # Readline's last word is a carriage return: without the line break the
+    # shell's `Terminated` would overwrite the prompt.
     sh = box.spawn("--seed", "42", "--quiet")
     sh.first_prompt()
     time.sleep(0.2)
     sh.kill(signal.SIGTERM)
     assert sh.wait_exit() == 128 + signal.SIGTERM
-    assert sh.tail == "", repr(sh.tail)
+    assert sh.tail == "\n", repr(sh.tail)
+
+
+def test_kill_ends_a_stopped_handsh(box):
+    # bash's `kill %1` sends SIGTERM, then SIGCONT: handsh, still in the
+    # background, must not set the terminal up (that stops it again) but end.
+    js = JobShell(box, "bash")
+    before = js.modes()
+    js.start_handsh("--quiet")
+    js.type_and_wait("add 3h")
+    js.child.sendcontrol("z")
+    js.child.expect_exact(SHELL_PROMPT)
+    js.child.send("kill %1\r")
+    js.child.expect_exact(SHELL_PROMPT)
+    time.sleep(0.5)
+    assert "Stopped" not in js.run("jobs"), "handsh is still stopped"
+    assert js.modes() == before
 
 
 # MARK: - 3. Ctrl-C and Ctrl-D
@@ -466,6 +484,16 @@ def test_the_first_failed_command_skips_the_rest_of_the_line(box):
         "error: no card at position 9 (hand has 1 card)",
     ]
     assert sh.command("show") == ["1  7♥"]
+
+
+def test_the_bell_rings_on_the_terminal_never_in_a_redirected_stderr(box):
+    sh = box.spawn("--seed", "42", "--quiet", stderr_to_file=True)
+    sh.first_prompt()
+    sh.child.send("zz\t")
+    sh.child.expect_exact("\a")
+    sh.child.sendcontrol("u")
+    assert sh.command("show") == ["(empty)"]
+    assert sh.stderr() == "", repr(sh.stderr())
 
 
 def test_the_pointer_is_only_for_a_terminal_and_several_commands(box):

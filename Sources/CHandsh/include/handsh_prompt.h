@@ -35,7 +35,7 @@ typedef enum {
   /// has been written.
   handsh_read_end,
   /// SIGQUIT, SIGTERM or SIGHUP: the terminal is restored and the cursor is
-  /// on a fresh line if text had been typed; handsh must now end by `signal`.
+  /// on a fresh line; handsh must now end by `signal`.
   handsh_read_signal,
 } handsh_read_kind;
 
