@@ -138,6 +138,20 @@ struct RunnerTests {
     #expect(run.err == "error: line is longer than 1048576 bytes\n")
   }
 
+  /// A line over the limit runs nothing and is not kept in the history file.
+  @Test func aLineOverTheLimitIsNotKeptInHistory() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("handsh-history-\(UUID().uuidString)").path
+    defer { unlink(path) }
+    var history = HistoryFile(path: path)
+    let run = try capture([]) { runner in
+      _ = enter(Array("add".utf8) + [UInt8](repeating: 0x20, count: lineLimit), &runner, &history)
+      _ = enter(Array("show".utf8), &runner, &history)
+    }
+    #expect(run.err == "error: line is longer than 1048576 bytes\n")
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "show\n")
+  }
+
   /// `-n` checks every line and runs none; stdin reports each bad line.
   @Test func checkOnlyRunsNothing() throws {
     let text = "add\ndel x\nadd 1z\nshow\n"
