@@ -67,7 +67,15 @@ package enum Handsh {
       return 2
     }
     var runner = Runner(options: options, seed: options.seed ?? UInt64.random(in: .min ... .max))
-    if let file = options.record { runner.recorder = Recorder(file: file, runner: runner) }
+    if let file = options.record, mode == .prompt {
+      // Said now, not after a session typed in vain (the folder may still
+      // go away; that is reported when the session ends).
+      if let problem = checkWritable(file) {
+        Platform.printError("handsh: \(problem)")
+        return 2
+      }
+      runner.recorder = Recorder(file: file, runner: runner)
+    }
     var status = run(mode, &runner)
     if let recorder = runner.recorder, !recorder.finish() { status = max(status, 1) }
     runner.output.flush()

@@ -161,3 +161,24 @@ private func temporaryName(for name: [UInt8], in folder: [UInt8]) -> [UInt8] {
   }
   return [UInt8(ascii: ".")] + kept + suffix
 }
+
+/// Whether `writeFile` could write `path` now, without writing anything: a
+/// file there that the user may write, or a folder to make it in. For
+/// `--record`, so that a session is not typed in vain (handsh(1), GOLDEN TESTS).
+func checkWritable(_ path: [UInt8]) -> SystemError? {
+  func failure(_ code: Int32) -> SystemError {
+    SystemError("cannot write", path: safeText(path), code: code)
+  }
+  guard !path.isEmpty else { return failure(ENOENT) }
+  var status = stat()
+  if Platform.withCPath(path, { stat($0, &status) }) == 0 {
+    if status.st_mode & S_IFMT == S_IFDIR { return failure(EISDIR) }
+    let writable = Platform.withCPath(path) { faccessat(AT_FDCWD, $0, W_OK, AT_EACCESS) }
+    return writable == 0 ? nil : failure(errno)
+  }
+  guard errno == ENOENT else { return failure(errno) }
+  if path.last == UInt8(ascii: "/") { return failure(EISDIR) }
+  let folder = path.lastIndex(of: UInt8(ascii: "/")).map { Array(path[...$0]) } ?? Array(".".utf8)
+  let usable = Platform.withCPath(folder) { faccessat(AT_FDCWD, $0, W_OK | X_OK, AT_EACCESS) }
+  return usable == 0 ? nil : failure(errno)
+}

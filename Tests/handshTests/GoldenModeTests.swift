@@ -372,6 +372,9 @@ final class GoldenModeTests: XCTestCase {
     XCTAssertEqual(version.status, 0, version.err)
     XCTAssertTrue(version.out.hasPrefix("handsh "))
     XCTAssertEqual(try handsh(["--help", "--record", "r.hand"]).status, 0)
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent("r.hand").path),
+      "no recording without a session")
   }
 
   func testAFileThatChangedSinceItWasReadIsNotOverwritten() throws {

@@ -102,13 +102,25 @@ def test_no_partial_recording_exists_during_the_session(box):
     assert (box.cwd / "p.hand").exists()
 
 
-def test_a_recording_that_cannot_be_written_is_reported(box):
+def test_a_recording_that_cannot_be_written_is_refused_at_the_start(box):
+    # Said before the session, not after it was typed in vain.
     sh = box.spawn("--seed", "42", "--record", "no/such/folder/x.hand", stderr_to_file=True)
+    assert sh.wait_exit() == 2
+    assert sh.stderr() == "handsh: cannot write 'no/such/folder/x.hand': No such file or directory\n"
+    sh = box.spawn("--seed", "42", "--record", ".", stderr_to_file=True)
+    assert sh.wait_exit() == 2
+    assert sh.stderr() == "handsh: cannot write '.': Is a directory\n"
+
+
+def test_a_recording_whose_folder_went_away_is_reported_at_the_end(box):
+    (box.cwd / "gone").mkdir()
+    sh = box.spawn("--seed", "42", "--record", "gone/x.hand", stderr_to_file=True)
     sh.first_prompt()
     sh.command("add")
+    (box.cwd / "gone").rmdir()
     sh.child.send("quit\r")
     assert sh.wait_exit() == 1
-    assert "handsh: cannot write 'no/such/folder/x.hand': No such file or directory" in sh.stderr()
+    assert "handsh: cannot write 'gone/x.hand': No such file or directory" in sh.stderr()
 
 
 def test_any_name_the_file_system_accepts_is_recorded(box):
@@ -126,10 +138,7 @@ def test_any_name_the_file_system_accepts_is_recorded(box):
     assert run_test(box, name).returncode == 0
 
     sh = box.spawn("--seed", "42", "--record", b"no\xfe/x.hand", stderr_to_file=True)
-    sh.first_prompt()
-    sh.command("add")
-    sh.child.sendeof()
-    assert sh.wait_exit() == 1
+    assert sh.wait_exit() == 2
     assert "handsh: cannot write 'no\\xFE/x.hand': No such file or directory" in sh.stderr()
 
 
