@@ -49,6 +49,44 @@ enum Platform {
   }
 }
 
+extension Platform {
+  /// Seconds on a clock that only goes forward.
+  static func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  }
+
+  /// The CPUs online: the default of `-j`.
+  static func processorCount() -> Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
+  /// `stat` (or `lstat`, not following a final link) of a path given as bytes.
+  static func status(of path: [UInt8], _ status: inout stat, follow: Bool) -> Bool {
+    withCPath(path) { follow ? stat($0, &status) == 0 : lstat($0, &status) == 0 } ?? false
+  }
+
+  /// The names in a folder (without `.` and `..`), or nil with errno set.
+  static func folderEntries(_ path: [UInt8]) -> [[UInt8]]? {
+    guard let folder = withCPath(path, { opendir($0) }) ?? nil else { return nil }
+    defer { closedir(folder) }
+    var names: [[UInt8]] = []
+    while let entry = readdir(folder) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        Array(raw.prefix { $0 != 0 })
+      }
+      if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
+    }
+    return names
+  }
+
+  /// `body` given `path` as a C string (cut at a NUL byte, as C reads it).
+  static func withCPath<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T? {
+    (path + [0]).withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { $0.baseAddress.map(body) }
+    }
+  }
+}
+
 /// A failed call into the C library: what was tried, on which path, and the
 /// errno. Its description is the message handsh prints.
 package struct SystemError: Error, Equatable, CustomStringConvertible {
