@@ -46,7 +46,7 @@ package struct UsageError: Error, Equatable {
 }
 
 /// One option of the table: its names, whether it takes a value, and what
-/// it does to `Options`. `--help` and the shell completions (Completions.swift)
+/// it does to `Options`. `--help` and the shell completions (CompletionScripts.swift)
 /// are made from the table.
 package struct OptionSpec: Sendable {
   package let short: Character?

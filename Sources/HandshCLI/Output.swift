@@ -5,18 +5,17 @@ struct Output {
   var buffer: [UInt8] = []
   private let fd: Int32
   static let flushThreshold = 1 << 16
-  private var flushThreshold: Int { Output.flushThreshold }
   /// The errno of the first failed write (a full disk, a closed pipe).
   private(set) var failure: Int32?
 
   init(fd: Int32 = 1) {
     self.fd = fd
-    buffer.reserveCapacity(flushThreshold + 4096)
+    buffer.reserveCapacity(Output.flushThreshold + 4096)
   }
 
   /// Writes the buffer out once it is large.
   mutating func flushIfFull() {
-    guard buffer.count >= flushThreshold else { return }
+    guard buffer.count >= Output.flushThreshold else { return }
     flush()
   }
 

@@ -44,12 +44,7 @@ struct Runner {
     sink = ProcessSink(output: Output(fd: output), errors: errors)
   }
 
-  var session: Session {
-    get { executor.session }
-    set { executor.session = newValue }
-  }
-
-  var renderer: Renderer { executor.renderer }
+  var session: Session { executor.session }
 
   var output: Output {
     get { sink.output }
@@ -58,10 +53,7 @@ struct Runner {
   }
 
   /// Whether any command or line failed so far (exit status 1).
-  var failed: Bool {
-    get { sink.failed }
-    set { sink.failed = newValue }
-  }
+  var failed: Bool { sink.failed }
 
   // MARK: One line
 

@@ -171,7 +171,7 @@ func checkWritable(_ path: [UInt8]) -> SystemError? {
   }
   guard !path.isEmpty else { return failure(ENOENT) }
   var status = stat()
-  if Platform.withCPath(path, { stat($0, &status) }) == 0 {
+  if Platform.status(of: path, &status, follow: true) {
     if status.st_mode & S_IFMT == S_IFDIR { return failure(EISDIR) }
     let writable = Platform.withCPath(path) { faccessat(AT_FDCWD, $0, W_OK, AT_EACCESS) }
     return writable == 0 ? nil : failure(errno)
