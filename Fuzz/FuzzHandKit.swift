@@ -4,7 +4,7 @@
 // Built by scripts/fuzz, compiled together with Sources/HandKit/**/*.swift
 // into one module named HandKit, so this file does not `import HandKit` and
 // sees its internal API. The shell's own line splitting,
-// Sources/HandshCLI/Lines.swift (`TextLines`, and `LineSplitter` for stdin,
+// Sources/HandshCLI/Files/Lines.swift (`TextLines`, and `LineSplitter` for stdin,
 // checked against each other in chunks at random boundaries), is compiled
 // in too, with the Platform.swift it needs, so lines reach the parser
 // exactly as they do in `handsh`.

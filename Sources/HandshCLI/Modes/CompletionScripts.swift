@@ -54,7 +54,7 @@ package func completionScript(for shell: Shell, table: [OptionSpec] = Options.ta
 }
 
 private let generatedNote =
-  "Generated from the option table (Sources/HandshCLI/Options.swift) by\n"
+  "Generated from the option table (Sources/HandshCLI/Modes/Options.swift) by\n"
   + "scripts/update-snapshots: do not edit by hand."
 
 // MARK: - bash
