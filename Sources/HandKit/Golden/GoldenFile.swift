@@ -208,7 +208,8 @@ public struct GoldenFile: Sendable {
       if rest.first == space { return .expected(OutputLine(stream, Array(rest.dropFirst()))) }
       return .malformed(
         column: bytes.count + 1,
-        message: "malformed expected output: '\(marker)' must be followed by a space or the end of the line"
+        message:
+          "malformed expected output: '\(marker)' must be followed by a space or the end of the line"
       )
     }
     guard let start = content.firstIndex(where: { $0 != space && $0 != 0x09 }) else {

@@ -43,7 +43,8 @@ final class Recorder {
     // A typed marker, indented or not, stays a comment: never an
     // expectation, never a malformed line.
     let start = text.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? text.endIndex
-    if text[start...].starts(with: Array("#>".utf8)) || text[start...].starts(with: Array("#2>".utf8))
+    if text[start...].starts(with: Array("#>".utf8))
+      || text[start...].starts(with: Array("#2>".utf8))
     {
       text.insert(contentsOf: Array("# ".utf8), at: 0)
     }

@@ -60,7 +60,8 @@ struct GoldenTestRun {
           Platform.printError("\(report.path):\(line): output differs")
         }
         if !options.tap && !options.review {
-          output.buffer += terminal || color ? shownDiff(diff, color: color, escaped: terminal) : diff
+          output.buffer +=
+            terminal || color ? shownDiff(diff, color: color, escaped: terminal) : diff
         }
       case .updated:
         if !options.tap { output.buffer += Array("updated \(report.path)\n".utf8) }
@@ -127,12 +128,15 @@ struct GoldenTestRun {
           errorType: type),
         item: item)
     }
-    if let problem = item.problem { return outcome(.error(["handsh: " + problem]), type: "unreadable") }
+    if let problem = item.problem {
+      return outcome(.error(["handsh: " + problem]), type: "unreadable")
+    }
     let snapshot: TestFiles.Snapshot
     switch TestFiles.read(item.path) {
     case .success(let read): snapshot = read
     case .failure(let problem):
-      return outcome(.error(["handsh: cannot read '\(shown)': \(problem.reason)"]), type: "unreadable")
+      return outcome(
+        .error(["handsh: cannot read '\(shown)': \(problem.reason)"]), type: "unreadable")
     }
     let file = GoldenFile(text: snapshot.text, defaults: settings)
     guard file.diagnostics.isEmpty else {
@@ -213,7 +217,8 @@ enum TestFiles {
     for item in items where unique.last?.path != item.path {
       var status = stat()
       if item.problem == nil, Platform.status(of: item.path, &status, follow: true) {
-        guard seen.insert(FileID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted
+        guard
+          seen.insert(FileID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted
         else { continue }
       }
       unique.append(item)
@@ -294,7 +299,8 @@ enum TestFiles {
   /// that is not a regular file is refused, and never blocks: opened
   /// without waiting, and checked before the first read.
   static func read(_ path: [UInt8]) -> Result<Snapshot, ReadProblem> {
-    let fd = Platform.withCPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) } ?? -1
+    let fd =
+      Platform.withCPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) } ?? -1
     guard fd >= 0 else { return .failure(ReadProblem(reason: Platform.describe(errno))) }
     defer { close(fd) }
     var status = stat()
