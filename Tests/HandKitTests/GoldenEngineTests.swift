@@ -77,8 +77,25 @@ import Testing
         "t.hand:4:4: error: malformed expected output: '#2>' must be followed by a space or the end of the line",
         "t.hand:5:4: error: malformed expected output: '#2>' must be followed by a space or the end of the line",
       ])
-    // Not markers: they do not start at the first byte, or are other comments.
-    #expect(messages("add\n  #>x\n#2 x\n# > x\n").isEmpty)
+    // Other comments.
+    #expect(messages("add\n#2 x\n# > x\n#x #> y\n").isEmpty)
+  }
+
+  /// An indented marker would silently check nothing: it is malformed.
+  @Test func indentedMarkersAreMalformedNeverComments() {
+    #expect(
+      messages("add\n  #> x\n\t#2> y\n \t#>\n# #> z\n") == [
+        "t.hand:2:3: error: malformed expected output: '#>' must start the line",
+        "t.hand:3:2: error: malformed expected output: '#2>' must start the line",
+        "t.hand:4:3: error: malformed expected output: '#>' must start the line",
+      ])
+  }
+
+  /// A file without an input line checks nothing: it is skipped, not passed.
+  @Test func aFileWithNoInputLineChecksNothing() {
+    #expect(file("").checksNothing)
+    #expect(file("#!/usr/bin/env -S handsh --seed 1\n# only a comment\n\n").checksNothing)
+    #expect(!file("# c\nshow\n").checksNothing)
   }
 
   @Test func orphanBlocksAreErrorsOncePerBlock() {
@@ -225,6 +242,40 @@ import Testing
           OutputLine(.stderr, "error: cannot write a b.hand: Permission denied"),
         ]
       ])
+  }
+
+  /// A test writes no file: `save` keeps the script in the test's memory,
+  /// failing only for an empty name or a folder's; `/dev/stdout` and
+  /// `/dev/stderr` write it into the blocks.
+  @Test func saveInATestGoesToMemoryOrIntoTheBlocks() {
+    var memory = GoldenMemory()
+    #expect(memory.save("x\n", to: "a/b.hand") == nil)
+    #expect(memory.saved("a/b.hand") == Array("x\n".utf8))
+    #expect(memory.saved("b.hand") == nil)
+    #expect(memory.save("x\n", to: "") == "No such file or directory")
+    #expect(memory.save("x\n", to: "dir/") == "Is a directory")
+    #expect(memory.files.count == 1)
+    let result = file(
+      "add; save /dev/stdout; save /dev/stderr\nsave /no/such/folder/x\nsave \"\"\n",
+      GoldenSettings(seed: 42)
+    ).run(effects: GoldenMemory())
+    let script = ["#!/usr/bin/env handsh", "new 42", "limit 5", "add 7H"]
+    #expect(
+      result.actual == [
+        [OutputLine(.stdout, "7♥")] + script.map { OutputLine(.stdout, $0) }
+          + script.map { OutputLine(.stderr, $0) },
+        [],
+        [OutputLine(.stderr, "error: cannot write : No such file or directory")],
+      ])
+  }
+
+  @Test func reviewWritesTheAcceptedBlocksOnly() {
+    let result = run("add\n#> x\nadd\n#> y\nshow\n", GoldenSettings(seed: 42))
+    #expect(result.differing == [0, 1, 2])
+    #expect(
+      String(decoding: result.updatedText(accepting: { $0 != 1 }), as: UTF8.self)
+        == "add\n#> 7♥\nadd\n#> y\nshow\n#> 1  3♣\n#> 2  7♥\n")
+    #expect(result.updatedText(accepting: { _ in false }) == result.file.text)
   }
 
   @Test func newWithoutASeedIsReproducible() {
@@ -401,10 +452,10 @@ import Testing
         == "2 passed, 1 updated, 2 errors")
   }
 
-  @Test func tapVersion14() {
+  @Test func tapVersion13() {
     #expect(
       String(decoding: tapReport(reports, update: false), as: UTF8.self) == """
-        TAP version 14
+        TAP version 13
         1..3
         ok 1 - a.hand
         not ok 2 - b\\#1.hand
@@ -434,16 +485,16 @@ import Testing
         <?xml version="1.0" encoding="UTF-8"?>
         <testsuites>
           <testsuite name="handsh" tests="3" failures="1" errors="1" time="2.000">
-            <testcase name="a.hand" time="0.013"/>
-            <testcase name="b#1.hand" time="1.500">
-              <failure message="output differs">--- b
+            <testcase classname="handsh" name="a.hand" file="a.hand" time="0.013"/>
+            <testcase classname="handsh" name="b#1.hand" file="b#1.hand" time="1.500">
+              <failure message="output differs" type="golden">--- b
         +++ b
         @@ -1 +1 @@
         -x
         +y</failure>
             </testcase>
-            <testcase name="c.hand" time="0.000">
-              <error message="c.hand:1:3: error: &lt;bad&gt; &amp; &apos;worse&apos;">c.hand:1:3: error: &lt;bad&gt; &amp; &apos;worse&apos;</error>
+            <testcase classname="handsh" name="c.hand" file="c.hand" time="0.000">
+              <error message="c.hand:1:3: error: &lt;bad&gt; &amp; &apos;worse&apos;" type="malformed">c.hand:1:3: error: &lt;bad&gt; &amp; &apos;worse&apos;</error>
             </testcase>
           </testsuite>
         </testsuites>
@@ -457,5 +508,72 @@ import Testing
     #expect(tap.contains("    +\\x1B\\xFF\n"))
     let xml = String(decoding: junitReport(bad, seconds: 0), as: UTF8.self)
     #expect(xml.contains(">+\\x1B\\xFF</failure>"))
+  }
+
+  /// XML and YAML forbid U+FFFE and U+FFFF, and the other noncharacters
+  /// have no place in a report: each is written `\u{HHHH}`, in the diff, the
+  /// path and the messages alike.
+  @Test func reportsNeverCarryNoncharacters() {
+    let nonchar = String(
+      String.UnicodeScalarView(
+        [0xFFFF, 0xFFFE, 0xFDD0, 0x1FFFF, 0x10FFFE].compactMap(Unicode.Scalar.init)))
+    let escaped = "\\u{FFFF}\\u{FFFE}\\u{FDD0}\\u{1FFFF}\\u{10FFFE}"
+    let bad = [
+      GoldenFileReport(
+        path: "x\(nonchar).hand", status: .failed(diff: Array("+#> \(nonchar)\n".utf8))),
+      GoldenFileReport(path: "y.hand", status: .error(["y.hand:1:1: error: '\(nonchar)'"])),
+    ]
+    for report in [tapReport(bad, update: false), junitReport(bad, seconds: 0)] {
+      let text = String(decoding: report, as: UTF8.self)
+      #expect(!text.unicodeScalars.contains { $0.value & 0xFFFE == 0xFFFE || $0.value == 0xFDD0 })
+      // In the diff, the path and the message (TAP doubles the path's `\`).
+      #expect(text.split(separator: "u{FFFF}", omittingEmptySubsequences: false).count - 1 >= 3)
+      #expect(text.contains("; " + escaped) || text.contains("> " + escaped))
+    }
+  }
+
+  @Test func skippedAndUpdatedFilesInTheReports() {
+    let reports = [
+      GoldenFileReport(path: "a.hand", status: .skipped),
+      GoldenFileReport(path: "b.hand", status: .updated(diff: [])),
+    ]
+    #expect(GoldenSummary(reports).line(update: false) == "0 passed, 0 failed, 1 skipped")
+    #expect(GoldenSummary(reports).line(update: true) == "0 passed, 1 updated, 1 skipped")
+    var kept = reports
+    kept[1].kept = 2
+    #expect(GoldenSummary(kept).line(.review) == "0 passed, 1 updated, 2 kept, 1 skipped")
+    #expect(
+      String(decoding: tapReport(reports, update: true), as: UTF8.self) == """
+        TAP version 13
+        1..2
+        ok 1 - a.hand # SKIP no input lines
+        ok 2 - b.hand # updated
+        # 0 passed, 1 updated, 1 skipped
+
+        """)
+    let xml = String(decoding: junitReport(reports, seconds: 0), as: UTF8.self)
+    #expect(
+      xml.contains(
+        """
+            <testcase classname="handsh" name="a.hand" file="a.hand" time="0.000">
+              <skipped message="no input lines"/>
+            </testcase>
+            <testcase classname="handsh" name="b.hand" file="b.hand" time="0.000">
+              <system-out>updated</system-out>
+            </testcase>
+        """))
+  }
+
+  /// Diff headers name a file as git does, so `patch -p0` finds it.
+  @Test func awkwardNamesAreQuotedInDiffHeaders() {
+    #expect(quotedPath(Array("cases/a.hand".utf8)) == "cases/a.hand")
+    #expect(quotedPath(Array("♥/h#ash.hand".utf8)) == "♥/h#ash.hand")
+    #expect(quotedPath(Array("a b♥.hand".utf8)) == "\"a b♥.hand\"")
+    #expect(quotedPath(Array("t\tq\"b\\n\n.hand".utf8)) == #""t\tq\"b\\n\n.hand""#)
+    #expect(quotedPath([0x63, 0x01, 0x7F, 0xFF, 0xC2, 0x85]) == #""c\001\177\377\302\205""#)
+    let result = run("add\n", GoldenSettings(seed: 42))
+    #expect(
+      String(decoding: result.diff(path: Array("a b.hand".utf8)), as: UTF8.self).hasPrefix(
+        "--- \"a b.hand\"\n+++ \"a b.hand\"\n@@"))
   }
 }

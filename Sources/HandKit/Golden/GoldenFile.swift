@@ -172,13 +172,8 @@ public struct GoldenFile: Sendable {
               line: index + 1, column: 1,
               message: "expected output must directly follow the line that prints it"))
         }
-      case .malformed(let column, let marker):
-        diagnostics.append(
-          GoldenDiagnostic(
-            line: index + 1, column: column,
-            message:
-              "malformed expected output: '\(marker)' must be followed by a space or the end of the line"
-          ))
+      case .malformed(let column, let message):
+        diagnostics.append(GoldenDiagnostic(line: index + 1, column: column, message: message))
         if current == nil { orphan = true }
       case .input:
         close(at: index)
@@ -197,7 +192,7 @@ public struct GoldenFile: Sendable {
   enum Kind {
     case input
     case expected(OutputLine)
-    case malformed(column: Int, marker: String)
+    case malformed(column: Int, message: String)
     /// Blank or a comment.
     case other
   }
@@ -211,14 +206,32 @@ public struct GoldenFile: Sendable {
       let rest = content.dropFirst(bytes.count)
       if rest.isEmpty { return .expected(OutputLine(stream, [])) }
       if rest.first == space { return .expected(OutputLine(stream, Array(rest.dropFirst()))) }
-      return .malformed(column: bytes.count + 1, marker: marker)
+      return .malformed(
+        column: bytes.count + 1,
+        message:
+          "malformed expected output: '\(marker)' must be followed by a space or the end of the line"
+      )
     }
-    guard let first = content.first(where: { $0 != space && $0 != 0x09 }) else { return .other }
-    return first == hash ? .other : .input
+    guard let start = content.firstIndex(where: { $0 != space && $0 != 0x09 }) else {
+      return .other
+    }
+    guard content[start] == hash else { return .input }
+    // An indented marker would check nothing: a typo, never a comment.
+    let rest = content[start...]
+    for marker in ["#2>", "#>"] where rest.starts(with: marker.utf8) {
+      return .malformed(
+        column: start - content.startIndex + 1,
+        message: "malformed expected output: '\(marker)' must start the line")
+    }
+    return .other
   }
 
+  /// Whether the file has no input line: it checks nothing, so it is
+  /// skipped rather than passed.
+  public var checksNothing: Bool { inputs.isEmpty }
+
   /// The content of input line `input`, for the parser.
-  func content(of input: Input) -> Range<Int> {
+  public func content(of input: Input) -> Range<Int> {
     lines[input.line].start..<lines[input.line].contentEnd
   }
 

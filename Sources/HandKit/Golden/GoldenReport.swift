@@ -4,8 +4,10 @@ public struct GoldenFileReport: Sendable, Equatable {
     case passed
     /// The unified diff to the file as `--update` writes it.
     case failed(diff: [UInt8])
-    /// Rewritten by `--update`; the diff of that change.
+    /// Rewritten by `--update` or `--review`; the diff of that change.
     case updated(diff: [UInt8])
+    /// No input line: the file checks nothing, so it neither passes nor fails.
+    case skipped
     /// Malformed, unreadable, or not updated: the messages, as on stderr.
     case error([String])
   }
@@ -15,50 +17,84 @@ public struct GoldenFileReport: Sendable, Equatable {
   public var status: Status
   /// How long the file took to run.
   public var seconds: Double
+  /// For an error: what kind, as JUnit's `type` says it (`malformed`,
+  /// `unreadable`, `not updated`).
+  public var errorType: String
+  /// With `--review`: the differing blocks kept as they were.
+  public var kept: Int
 
-  public init(path: String, status: Status, seconds: Double = 0) {
+  public init(
+    path: String, status: Status, seconds: Double = 0, errorType: String = "malformed",
+    kept: Int = 0
+  ) {
     self.path = path
     self.status = status
     self.seconds = seconds
+    self.errorType = errorType
+    self.kept = kept
   }
 }
 
 /// The counts a run ends with, and the summary line: `P passed, F failed`,
-/// or `P passed, U updated` with `--update`, plus `, E errors` when any.
+/// or `P passed, U updated` with `--update` (`P passed, U updated, K kept`
+/// with `--review`), plus `, S skipped` and `, E errors` when any.
 public struct GoldenSummary: Sendable, Equatable {
   public var passed = 0
   public var failed = 0
   public var updated = 0
+  public var skipped = 0
   public var errors = 0
+  public var kept = 0
+
+  public enum Mode: Sendable {
+    case test, update, review
+  }
 
   public init(_ reports: [GoldenFileReport]) {
     for report in reports {
+      kept += report.kept
       switch report.status {
       case .passed: passed += 1
       case .failed: failed += 1
       case .updated: updated += 1
+      case .skipped: skipped += 1
       case .error: errors += 1
       }
     }
   }
 
-  public func line(update: Bool) -> String {
-    var text =
-      update ? "\(passed) passed, \(updated) updated" : "\(passed) passed, \(failed) failed"
+  public func line(update: Bool) -> String { line(update ? .update : .test) }
+
+  public func line(_ mode: Mode) -> String {
+    var text: String
+    switch mode {
+    case .test: text = "\(passed) passed, \(failed) failed"
+    case .update: text = "\(passed) passed, \(updated) updated"
+    case .review: text = "\(passed) passed, \(updated) updated, \(kept) kept"
+    }
+    if skipped > 0 { text += ", \(skipped) skipped" }
     if errors == 1 { text += ", 1 error" } else if errors > 1 { text += ", \(errors) errors" }
     return text
   }
 }
 
-/// The report in TAP version 14: a plan, one test point per file, and a
-/// YAML block under each failure holding its diff or its errors.
+/// Why a file with no input line is skipped, in TAP and JUnit.
+let skipReason = "no input lines"
+
+/// The report in TAP version 13 (the version every harness reads): a plan,
+/// one test point per file, and a YAML block under each failure holding its
+/// diff or its errors.
 public func tapReport(_ reports: [GoldenFileReport], update: Bool) -> [UInt8] {
-  var lines = ["TAP version 14", "1..\(reports.count)"]
+  var lines = ["TAP version 13", "1..\(reports.count)"]
   for (number, report) in reports.enumerated() {
     let name = "\(number + 1) - " + tapEscaped(report.path)
     switch report.status {
-    case .passed, .updated:
+    case .passed:
       lines.append("ok " + name)
+    case .updated:
+      lines.append("ok " + name + " # updated")
+    case .skipped:
+      lines.append("ok " + name + " # SKIP " + skipReason)
     case .failed(let diff):
       lines.append("not ok " + name)
       lines += ["  ---", "  message: output differs", "  diff: |"]
@@ -67,7 +103,7 @@ public func tapReport(_ reports: [GoldenFileReport], update: Bool) -> [UInt8] {
     case .error(let messages):
       lines.append("not ok " + name)
       lines += ["  ---", "  message: error", "  errors: |"]
-      lines += messages.map { "    " + safeText($0.utf8) }
+      lines += messages.map { "    " + reportText($0.utf8) }
       lines.append("  ...")
     }
   }
@@ -76,8 +112,9 @@ public func tapReport(_ reports: [GoldenFileReport], update: Bool) -> [UInt8] {
 }
 
 /// The report as JUnit XML: one test suite named `handsh`, one test case
-/// per file, a failure holding the diff and an error holding the messages.
-/// Times are in seconds, to the millisecond.
+/// per file, a failure holding the diff, an error holding the messages, a
+/// skipped file marked so, and an updated one saying so. Times are in
+/// seconds, to the millisecond.
 public func junitReport(_ reports: [GoldenFileReport], seconds: Double) -> [UInt8] {
   let summary = GoldenSummary(reports)
   var lines = [
@@ -87,23 +124,31 @@ public func junitReport(_ reports: [GoldenFileReport], seconds: Double) -> [UInt
       + " errors=\"\(summary.errors)\" time=\"\(milliseconds(seconds))\">",
   ]
   for report in reports {
+    let path = xmlEscaped(reportText(report.path.utf8))
     let open =
-      "    <testcase name=\"\(xmlEscaped(report.path))\" time=\"\(milliseconds(report.seconds))\""
+      "    <testcase classname=\"handsh\" name=\"\(path)\" file=\"\(path)\""
+      + " time=\"\(milliseconds(report.seconds))\""
     switch report.status {
-    case .passed, .updated:
+    case .passed:
       lines.append(open + "/>")
+    case .updated:
+      lines += [open + ">", "      <system-out>updated</system-out>", "    </testcase>"]
+    case .skipped:
+      lines += [
+        open + ">", "      <skipped message=\"\(skipReason)\"/>", "    </testcase>",
+      ]
     case .failed(let diff):
       lines.append(open + ">")
       lines.append(
-        "      <failure message=\"output differs\">"
+        "      <failure message=\"output differs\" type=\"golden\">"
           + textLines(diff).map(xmlEscaped).joined(separator: "\n") + "</failure>")
       lines.append("    </testcase>")
     case .error(let messages):
-      let safe = messages.map { xmlEscaped(safeText($0.utf8)) }
+      let safe = messages.map { xmlEscaped(reportText($0.utf8)) }
       lines.append(open + ">")
       lines.append(
-        "      <error message=\"\(safe.first ?? "error")\">" + safe.joined(separator: "\n")
-          + "</error>")
+        "      <error message=\"\(safe.first ?? "error")\" type=\"\(xmlEscaped(report.errorType))\">"
+          + safe.joined(separator: "\n") + "</error>")
       lines.append("    </testcase>")
     }
   }
@@ -111,18 +156,45 @@ public func junitReport(_ reports: [GoldenFileReport], seconds: Double) -> [UInt
   return Array((lines.joined(separator: "\n") + "\n").utf8)
 }
 
-/// The lines of a diff as text a report can hold: control characters and
-/// invalid UTF-8 written `\xHH`, as in diagnostics.
+/// The lines of a diff as text a report can hold: made safe as in
+/// diagnostics.
 private func textLines(_ bytes: [UInt8]) -> [String] {
   var parts = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
   if parts.last?.isEmpty == true { parts.removeLast() }
-  return parts.map { safeText($0) }
+  return parts.map { reportText($0) }
+}
+
+/// Text made safe as in diagnostics, and then sure to hold no character
+/// that XML or YAML forbids (the noncharacters among them), whatever the
+/// diagnostics' table: a report that a consumer rejects reports nothing.
+func reportText<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+  let safe = safeText(bytes)
+  guard safe.unicodeScalars.contains(where: isForbiddenInReports) else { return safe }
+  var out = ""
+  for scalar in safe.unicodeScalars {
+    guard isForbiddenInReports(scalar) else {
+      out.unicodeScalars.append(scalar)
+      continue
+    }
+    var digits = String(scalar.value, radix: 16, uppercase: true)
+    while digits.utf8.count < 4 { digits = "0" + digits }
+    out += "\\u{" + digits + "}"
+  }
+  return out
+}
+
+/// Control characters (tab aside), and the noncharacters: U+FDD0–U+FDEF and
+/// the last two code points of every plane.
+private func isForbiddenInReports(_ scalar: Unicode.Scalar) -> Bool {
+  let value = scalar.value
+  return (value < 0x20 && value != 0x09) || (0x7F...0x9F).contains(value)
+    || (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
 }
 
 /// A TAP description: `#` would start a directive and `\` escapes.
 private func tapEscaped(_ text: String) -> String {
   var out = ""
-  for character in text {
+  for character in reportText(text.utf8) {
     if character == "#" || character == "\\" { out.append("\\") }
     out.append(character)
   }

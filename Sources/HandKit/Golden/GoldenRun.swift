@@ -1,8 +1,40 @@
-/// What a golden test's `save` does: the one effect of a test on the world.
+/// What a golden test's `save` does. A test never writes a file (handsh(1),
+/// GOLDEN TESTS): `save FILE` keeps the script in the test's own memory,
+/// where a later `source FILE` of the same test finds it.
 public protocol GoldenEffects {
-  /// Writes `script` to `file`; the reason when it cannot.
+  /// Keeps `script` under the name `file`; the reason when it cannot.
   mutating func save(_ script: String, to file: String) -> String?
+  /// What this test saved under the name `file`, for `source`; nil when it
+  /// saved nothing there (`source` then reads the real file).
+  func saved(_ file: String) -> [UInt8]?
 }
+
+extension GoldenEffects {
+  public func saved(_ file: String) -> [UInt8]? { nil }
+}
+
+/// The memory of one test: the files its `save`s wrote, by name as written.
+/// Nothing is seen by another test or left behind.
+public struct GoldenMemory: GoldenEffects, Sendable {
+  public private(set) var files: [String: [UInt8]] = [:]
+
+  public init() {}
+
+  /// Fails only where no file could ever be written: an empty name, or one
+  /// that names a folder (ends in `/`). The reasons are the C library's.
+  public mutating func save(_ script: String, to file: String) -> String? {
+    if file.isEmpty { return "No such file or directory" }
+    if file.hasSuffix("/") { return "Is a directory" }
+    files[file] = Array(script.utf8)
+    return nil
+  }
+
+  public func saved(_ file: String) -> [UInt8]? { files[file] }
+}
+
+/// The names under which `save` writes into the test's own blocks.
+let savedToStdout = "/dev/stdout"
+let savedToStderr = "/dev/stderr"
 
 /// A test's output captured line by line, each line with its stream.
 struct CaptureSink<Effects: GoldenEffects>: CommandSink {
@@ -36,8 +68,19 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     }
   }
 
+  /// `save /dev/stdout` and `save /dev/stderr` write the script into the
+  /// test's blocks, so a test can check what `save` writes; every other
+  /// name goes to the test's memory.
   mutating func save(_ script: String, to file: String) -> String? {
-    effects.save(script, to: file)
+    guard file == savedToStdout || file == savedToStderr else {
+      return effects.save(script, to: file)
+    }
+    takeOutput()
+    var pieces = Array(script.utf8).split(separator: 0x0A, omittingEmptySubsequences: false)
+    if pieces.last?.isEmpty == true { pieces.removeLast() }
+    let stream: GoldenStream = file == savedToStdout ? .stdout : .stderr
+    for piece in pieces { lines.append(OutputLine(stream, Array(piece))) }
+    return nil
   }
 
   mutating func freshSeed() -> UInt64 { seeds.next() }
@@ -54,16 +97,27 @@ public struct GoldenResult: Sendable {
     zip(file.inputs, actual).allSatisfy { $0.expected == $1 }
   }
 
+  /// The indexes (into `file.inputs`) of the input lines whose block differs.
+  public var differing: [Int] {
+    file.inputs.indices.filter { file.inputs[$0].expected != actual[$0] }
+  }
+
   /// The file as `--update` writes it: each block that differs replaced by
   /// the actual one, every other byte kept.
-  public var updatedText: [UInt8] {
+  public var updatedText: [UInt8] { updatedText(accepting: { _ in true }) }
+
+  /// The file with the differing blocks that `accept` takes (by index into
+  /// `file.inputs`) replaced by the actual ones, every other byte kept: what
+  /// `--review` writes.
+  public func updatedText(accepting accept: (Int) -> Bool) -> [UInt8] {
     let text = file.text
     let lines = file.lines
     let eol: [UInt8] = file.crlf ? [0x0D, 0x0A] : [0x0A]
     var out: [UInt8] = []
     out.reserveCapacity(text.count + 256)
     var next = 0
-    for (input, actual) in zip(file.inputs, actual) where input.expected != actual {
+    for (index, (input, actual)) in zip(file.inputs, actual).enumerated()
+    where input.expected != actual && accept(index) {
       // Everything up to and including the input line, as it is.
       let line = lines[input.line]
       out += text[lines[next].rawStart..<line.end]
@@ -76,11 +130,18 @@ public struct GoldenResult: Sendable {
   }
 
   /// The report of a failing file: a unified diff from the file as it is to
-  /// the file as `--update` writes it, both named `path`.
-  public func diff(path: String) -> [UInt8] {
+  /// the file as `--update` writes it, both named `path` (quoted as git
+  /// quotes a name that `patch` would misread).
+  public func diff(path: [UInt8]) -> [UInt8] { diff(path: path, to: updatedText) }
+
+  public func diff(path: String) -> [UInt8] { diff(path: Array(path.utf8)) }
+
+  /// The diff from the file as it is to `new`, a text made from it.
+  public func diff(path: [UInt8], to new: [UInt8]) -> [UInt8] {
+    let name = quotedPath(path)
     // Only blocks change, and an expectation line never equals another kind
     // of line: every other line anchors the search.
-    unifiedDiff(file.text, updatedText, oldName: path, newName: path) { line in
+    return unifiedDiff(file.text, new, oldName: name, newName: name) { line in
       !line.starts(with: "#>".utf8) && !line.starts(with: "#2>".utf8)
     }
   }

@@ -263,3 +263,56 @@ private func myers(_ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>]) -> [Edit]
   }
   return edits.reversed()
 }
+
+/// A path as a diff's `---` and `+++` lines name it, so that `patch -p0`
+/// finds the file whatever its name: as it is, or, when it holds a space, a
+/// tab, `"`, `\`, a control character or bytes that are not UTF-8, in
+/// double quotes with C escapes (`\"`, `\\`, `\t`, `\n`, and `\ooo` for the
+/// bytes of other control characters and for bytes that are not UTF-8), as
+/// git writes such names.
+public func quotedPath(_ path: [UInt8]) -> String {
+  var quoted: [UInt8] = [UInt8(ascii: "\"")]
+  var needsQuotes = false
+  func octal(_ byte: UInt8) {
+    quoted += [
+      UInt8(ascii: "\\"), UInt8(ascii: "0") + byte >> 6, UInt8(ascii: "0") + (byte >> 3) & 7,
+      UInt8(ascii: "0") + byte & 7,
+    ]
+  }
+  var rest = path[...]
+  while let first = rest.first {
+    var decoder = UTF8()
+    var iterator = rest.makeIterator()
+    guard case .scalarValue(let scalar) = decoder.decode(&iterator) else {
+      needsQuotes = true
+      octal(first)
+      rest = rest.dropFirst()
+      continue
+    }
+    let width = UTF8.width(scalar)
+    let bytes = rest.prefix(width)
+    rest = rest.dropFirst(width)
+    switch scalar.value {
+    case 0x22, 0x5C:
+      needsQuotes = true
+      quoted += [UInt8(ascii: "\\"), UInt8(truncatingIfNeeded: scalar.value)]
+    case 0x09:
+      needsQuotes = true
+      quoted += Array("\\t".utf8)
+    case 0x0A:
+      needsQuotes = true
+      quoted += Array("\\n".utf8)
+    case 0x00...0x1F, 0x7F...0x9F:
+      needsQuotes = true
+      for byte in bytes { octal(byte) }
+    case 0x20:
+      needsQuotes = true
+      quoted += bytes
+    default:
+      quoted += bytes
+    }
+  }
+  guard needsQuotes else { return String(decoding: path, as: UTF8.self) }
+  quoted.append(UInt8(ascii: "\""))
+  return String(decoding: quoted, as: UTF8.self)
+}

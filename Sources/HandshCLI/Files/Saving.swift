@@ -17,8 +17,17 @@ import HandKit
 /// `--test --update`, `--junit` and `--record` (handsh(1), FILES). The path
 /// is bytes down to the C calls, so any name the file system accepts can be
 /// written, invalid UTF-8 included; messages show it made safe.
-func writeFile(_ bytes: [UInt8], to path: [UInt8]) -> SystemError? {
-  write(bytes, to: path).map { SystemError("cannot write", path: safeText(path), code: $0) }
+///
+/// `mayReplace`, when given, is asked last, right before the file is
+/// replaced (after the new text is written and flushed, before the rename
+/// or the write in place); when it answers false nothing is replaced and
+/// the failure is `ECANCELED` (`--test --update`: the file changed meanwhile).
+func writeFile(
+  _ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)? = nil
+) -> SystemError? {
+  write(bytes, to: path, mayReplace: mayReplace).map {
+    SystemError("cannot write", path: safeText(path), code: $0)
+  }
 }
 
 /// The umask, read once: reading it means setting it, which races with the
@@ -35,7 +44,7 @@ private let maximumLinks = 40
 private let slash = UInt8(ascii: "/")
 
 /// `save`'s work; the errno of a failure.
-private func write(_ bytes: [UInt8], to path: [UInt8]) -> Int32? {
+private func write(_ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)?) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
   var path = path
   for _ in 0...maximumLinks {
@@ -44,7 +53,7 @@ private func write(_ bytes: [UInt8], to path: [UInt8]) -> Int32? {
       let code = errno
       guard code == ENOENT else { return code }
       // A new file; `name/` names a folder that is not there.
-      return path.last == slash ? EISDIR : replace(path, with: bytes)
+      return path.last == slash ? EISDIR : replace(path, with: bytes, mayReplace: mayReplace)
     }
     switch status.st_mode & S_IFMT {
     case S_IFLNK:
@@ -58,13 +67,13 @@ private func write(_ bytes: [UInt8], to path: [UInt8]) -> Int32? {
       // What the kernel would say to an open for writing, without opening.
       let writable = Platform.withCPath(path) { faccessat(AT_FDCWD, $0, W_OK, AT_EACCESS) == 0 }
       guard writable == true else { return errno }
-      if status.st_nlink > 1 { return writeInPlace(bytes, to: path) }
-      let failure = replace(path, with: bytes, like: status)
+      if status.st_nlink > 1 { return writeInPlace(bytes, to: path, mayReplace: mayReplace) }
+      let failure = replace(path, with: bytes, like: status, mayReplace: mayReplace)
       // A folder the user may not write, holding a file they may: as `>`.
-      return failure == EACCES ? writeInPlace(bytes, to: path) : failure
+      return failure == EACCES ? writeInPlace(bytes, to: path, mayReplace: mayReplace) : failure
     default:
       // A FIFO, a device, a socket: never replaced.
-      return writeInPlace(bytes, to: path)
+      return writeInPlace(bytes, to: path, mayReplace: mayReplace)
     }
   }
   return ELOOP
@@ -84,7 +93,10 @@ private func linkTarget(_ path: [UInt8]) -> [UInt8]? {
 
 /// Writes into the file that is there, as `>` does: for FIFOs, devices and
 /// hard-linked files. The errno of a failure.
-private func writeInPlace(_ bytes: [UInt8], to path: [UInt8]) -> Int32? {
+private func writeInPlace(
+  _ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)? = nil
+) -> Int32? {
+  if let mayReplace, !mayReplace() { return ECANCELED }
   let fd = Platform.withCPath(path) { open($0, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC) } ?? -1
   guard fd >= 0 else { return errno }
   var failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
@@ -101,7 +113,10 @@ private func writeInPlace(_ bytes: [UInt8], to path: [UInt8]) -> Int32? {
 /// file intact. The new file gets the mode (and, where allowed, the owner) of
 /// `original`, or the umask's default for a new file. Signals that end
 /// handsh wait until the temporary file is gone. The errno of a failure.
-private func replace(_ path: [UInt8], with bytes: [UInt8], like original: stat? = nil) -> Int32? {
+private func replace(
+  _ path: [UInt8], with bytes: [UInt8], like original: stat? = nil,
+  mayReplace: (() -> Bool)? = nil
+) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
   var blocked = sigset_t()
   var previous = sigset_t()
@@ -133,6 +148,7 @@ private func replace(_ path: [UInt8], with bytes: [UInt8], like original: stat? 
   }
   if failure == nil, fsync(fd) != 0 { failure = errno }
   if close(fd) != 0, failure == nil { failure = errno }
+  if failure == nil, let mayReplace, !mayReplace() { failure = ECANCELED }
   if failure == nil {
     let renamed =
       Platform.withCPath(temporary) { from in Platform.withCPath(path) { rename(from, $0) } ?? -1 }

@@ -60,6 +60,11 @@ package enum Handsh {
     let mode = Mode(
       options, stdin: Platform.isTerminal(0), stdout: Platform.isTerminal(1),
       stderr: Platform.isTerminal(2))
+    if options.review, mode == .test, !(Platform.isTerminal(0) && Platform.isTerminal(2)) {
+      Platform.printError("handsh: --review needs a terminal: stdin and stderr")
+      Platform.printError("Try 'handsh --help' for more information.")
+      return 2
+    }
     if options.record != nil, mode != .prompt, mode != .help, mode != .version {
       Platform.printError(
         "handsh: --record needs the prompt: stdin and stdout or stderr a terminal")

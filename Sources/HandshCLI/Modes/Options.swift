@@ -25,6 +25,8 @@ package struct Options: Equatable {
   /// `--test`: run the PATHs as golden tests (handsh(1), GOLDEN TESTS).
   package var test = false
   package var update = false
+  /// `--review`: ask about each differing block (handsh(1), GOLDEN TESTS).
+  package var review = false
   /// `-j N`: files run at once; nil for as many as there are CPUs.
   package var jobs: Int?
   package var tap = false
@@ -135,6 +137,10 @@ extension Options {
       short: nil, long: "update", value: nil, help: "with --test: rewrite failing tests to pass"
     ) { options, _ throws(UsageError) in options.update = true },
     OptionSpec(
+      short: nil, long: "review", value: nil,
+      help: "with --test: ask about each differing block, then rewrite"
+    ) { options, _ throws(UsageError) in options.review = true },
+    OptionSpec(
       short: "j", long: "jobs", value: "N", help: "with --test: run N files at once (default: CPUs)"
     ) {
       options, text throws(UsageError) in
@@ -144,7 +150,7 @@ extension Options {
       }
       options.jobs = Int(min(jobs, 1024))
     },
-    OptionSpec(short: nil, long: "tap", value: nil, help: "with --test: report in TAP version 14") {
+    OptionSpec(short: nil, long: "tap", value: nil, help: "with --test: report in TAP version 13") {
       options, _ throws(UsageError) in options.tap = true
     },
     OptionSpec(
@@ -248,9 +254,18 @@ extension Options {
       if paths.contains([UInt8(ascii: "-")]) {
         throw UsageError(message: "--test cannot read tests from stdin ('-')")
       }
+      if review {
+        let conflicts: [(Bool, String)] = [
+          (update, "--update"), (tap, "--tap"), (junit != nil, "--junit"),
+        ]
+        if let (_, name) = conflicts.first(where: { $0.0 }) {
+          throw UsageError(message: "--review cannot be used with \(name)")
+        }
+      }
     } else {
       let needTest: [(Bool, String)] = [
-        (update, "--update"), (tap, "--tap"), (junit != nil, "--junit"), (jobs != nil, "-j"),
+        (update, "--update"), (review, "--review"), (tap, "--tap"), (junit != nil, "--junit"),
+        (jobs != nil, "-j"),
       ]
       if let (_, name) = needTest.first(where: { $0.0 }) {
         throw UsageError(message: "\(name) can only be used with --test")
@@ -289,7 +304,7 @@ extension Options {
   package static var usage: String {
     var lines = [
       "Usage: handsh [OPTIONS] [SCRIPT | -]",
-      "       handsh --test [--update] [-j N] [--tap] [--junit FILE] PATH...",
+      "       handsh --test [--update | --review] [-j N] [--tap] [--junit FILE] PATH...",
       "A shell for a hand of playing cards: runs SCRIPT, -c TEXT, or stdin;",
       "with a terminal and no SCRIPT, a readline prompt. Type 'help' inside.",
       "With --test, checks the golden tests in the PATHs (files, or folders of",

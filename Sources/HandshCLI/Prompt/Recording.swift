@@ -11,9 +11,6 @@ final class Recorder {
   let shebang: String
   /// The lines entered, as they will be written.
   private(set) var lines: [[UInt8]] = []
-  /// The outcome of each `save` of the session, in order, so that the
-  /// blocks say what the session saw.
-  private var saves: [String?] = []
   private var finished = false
 
   init(file: [UInt8], runner: Runner) {
@@ -30,7 +27,7 @@ final class Recorder {
     shebang = words.joined(separator: " ")
   }
 
-  /// A line the prompt ran, with the seeds `new` drew and the saves it did.
+  /// A line the prompt ran, with the seeds `new` drew.
   func entered(_ line: [UInt8], effects: [ProcessSink.Effect]) {
     guard !finished else { return }
     let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
@@ -39,13 +36,17 @@ final class Recorder {
     for effect in effects {
       switch effect {
       case .seed(let seed): seeds.append(seed)
-      case .save(let failure): saves.append(failure)
+      case .save: break
       }
     }
     var text = Recorder.writingSeeds(seeds, into: line)
-    // A typed marker stays a comment, not an expectation.
-    if text.starts(with: Array("#>".utf8)) || text.starts(with: Array("#2>".utf8)) {
-      text.insert(UInt8(ascii: " "), at: 0)
+    // A typed marker, indented or not, stays a comment: never an
+    // expectation, never a malformed line.
+    let start = text.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? text.endIndex
+    if text[start...].starts(with: Array("#>".utf8))
+      || text[start...].starts(with: Array("#2>".utf8))
+    {
+      text.insert(contentsOf: Array("# ".utf8), at: 0)
     }
     lines.append(text)
   }
@@ -65,12 +66,13 @@ final class Recorder {
     return text
   }
 
-  /// The recording as a golden test that passes.
+  /// The recording as a golden test that passes: the blocks are what
+  /// `--test` prints (a `save` in a test goes to the test's own memory).
   func text() -> [UInt8] {
     var text = Array((shebang + "\n").utf8)
     for line in lines { text += line + [0x0A] }
     let file = GoldenFile(text: text)
-    let result = file.run(effects: ReplayedSaves(outcomes: saves))
+    let result = file.run(effects: GoldenMemory())
     return result.passed ? text : result.updatedText
   }
 
@@ -83,19 +85,5 @@ final class Recorder {
       return false
     }
     return true
-  }
-}
-
-/// The saves of a recorded session, replayed: the blocks show what each
-/// save did then, and nothing is written twice.
-struct ReplayedSaves: GoldenEffects {
-  var outcomes: [String?]
-  var next = 0
-
-  init(outcomes: [String?]) { self.outcomes = outcomes }
-
-  mutating func save(_ script: String, to file: String) -> String? {
-    defer { next += 1 }
-    return next < outcomes.count ? outcomes[next] : nil
   }
 }

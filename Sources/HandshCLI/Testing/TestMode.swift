@@ -1,3 +1,4 @@
+import CHandsh
 import HandKit
 
 /// `handsh --test PATH…` (handsh(1), GOLDEN TESTS): finds the test files,
@@ -15,19 +16,53 @@ struct GoldenTestRun {
       echo: options.echo, quiet: options.quiet)
   }
 
+  /// What running one file found: its report line, and for a failing file
+  /// what the report and `--review` need.
+  struct Outcome {
+    var report: GoldenFileReport
+    var item: TestFiles.Item
+    /// The line numbers of the input lines whose block differs.
+    var differing: [Int] = []
+    var result: GoldenResult?
+    var snapshot: TestFiles.Snapshot?
+  }
+
+  /// Whether the diffs are coloured: as hand lines are (handsh(1), Colour).
+  private var color: Bool {
+    switch options.color {
+    case .always: return true
+    case .never: return false
+    case .auto:
+      return Platform.isTerminal(1) && Platform.environment("TERM") != "dumb"
+        && (Platform.environment("NO_COLOR") ?? "").isEmpty
+    }
+  }
+
   /// Runs everything and prints the report; the exit status.
   func run(_ output: inout Output) -> Int32 {
     let started = Platform.monotonicSeconds()
     let items = TestFiles.find(options.paths)
     let jobs = max(1, min(options.jobs ?? Platform.processorCount(), items.count))
-    let reports = parallelMap(items, jobs: jobs) { item in runOne(item) }
+    var outcomes = parallelMap(items, jobs: jobs) { item in runOne(item) }
+    if options.review { review(&outcomes, &output) }
+    let reports = outcomes.map(\.report)
     let summary = GoldenSummary(reports)
 
-    for report in reports {
+    let terminal = Platform.isTerminal(1)
+    let color = self.color
+    for outcome in outcomes {
+      let report = outcome.report
       switch report.status {
-      case .passed: break
+      case .passed, .skipped: break
       case .failed(let diff):
-        if !options.tap { output.buffer += diff }
+        output.flush()
+        for line in outcome.differing where !options.review {
+          Platform.printError("\(report.path):\(line): output differs")
+        }
+        if !options.tap && !options.review {
+          output.buffer +=
+            terminal || color ? shownDiff(diff, color: color, escaped: terminal) : diff
+        }
       case .updated:
         if !options.tap { output.buffer += Array("updated \(report.path)\n".utf8) }
       case .error(let messages):
@@ -38,10 +73,12 @@ struct GoldenTestRun {
     if options.tap {
       output.buffer += tapReport(reports, update: options.update)
     } else {
-      output.buffer += Array((summary.line(update: options.update) + "\n").utf8)
+      let mode: GoldenSummary.Mode = options.review ? .review : options.update ? .update : .test
+      output.buffer += Array((summary.line(mode) + "\n").utf8)
     }
     output.flush()
-    var status: Int32 = summary.errors > 0 ? 2 : summary.failed > 0 ? 1 : 0
+    var status: Int32 =
+      summary.errors > 0 ? 2 : summary.failed > 0 || summary.kept > 0 ? 1 : 0
     if let junit = options.junit {
       let xml = junitReport(reports, seconds: Platform.monotonicSeconds() - started)
       if let failure = writeFile(xml, to: junit) {
@@ -52,56 +89,103 @@ struct GoldenTestRun {
     return status
   }
 
+  /// A diff as a terminal shows it: removed lines red, added lines green,
+  /// hunk headers cyan when `color`; control characters and the like made
+  /// safe as in diagnostics when `escaped`.
+  func shownDiff(_ diff: [UInt8], color: Bool, escaped: Bool) -> [UInt8] {
+    var out: [UInt8] = []
+    var lines = diff.split(separator: 0x0A, omittingEmptySubsequences: false)
+    if lines.last?.isEmpty == true { lines.removeLast() }
+    for line in lines {
+      let text = escaped ? Array(safeText(line).utf8) : Array(line)
+      var paint: String?
+      if color, !line.starts(with: "--- ".utf8), !line.starts(with: "+++ ".utf8) {
+        switch line.first {
+        case UInt8(ascii: "-"): paint = "31"
+        case UInt8(ascii: "+"): paint = "32"
+        case UInt8(ascii: "@"): paint = "36"
+        default: break
+        }
+      }
+      if let paint {
+        out += Array("\u{1B}[\(paint)m".utf8) + text + Array("\u{1B}[0m".utf8)
+      } else {
+        out += text
+      }
+      out.append(0x0A)
+    }
+    return out
+  }
+
   /// Reads, checks and runs one file, and with `--update` rewrites it.
-  private func runOne(_ item: TestFiles.Item) -> GoldenFileReport {
+  private func runOne(_ item: TestFiles.Item) -> Outcome {
     let started = Platform.monotonicSeconds()
     let shown = safeText(item.path)
-    func report(_ status: GoldenFileReport.Status) -> GoldenFileReport {
-      GoldenFileReport(path: shown, status: status, seconds: Platform.monotonicSeconds() - started)
+    func outcome(_ status: GoldenFileReport.Status, type: String = "malformed") -> Outcome {
+      Outcome(
+        report: GoldenFileReport(
+          path: shown, status: status, seconds: Platform.monotonicSeconds() - started,
+          errorType: type),
+        item: item)
     }
-    if let problem = item.problem { return report(.error(["handsh: " + problem])) }
-    let text: [UInt8]
-    switch readFile(item.path) {
-    case .success(let bytes): text = bytes
-    case .failure(let error):
-      return report(.error(["handsh: cannot read '\(shown)': \(Platform.describe(error.code))"]))
+    if let problem = item.problem {
+      return outcome(.error(["handsh: " + problem]), type: "unreadable")
     }
-    let file = GoldenFile(text: text, defaults: settings)
+    let snapshot: TestFiles.Snapshot
+    switch TestFiles.read(item.path) {
+    case .success(let read): snapshot = read
+    case .failure(let problem):
+      return outcome(
+        .error(["handsh: cannot read '\(shown)': \(problem.reason)"]), type: "unreadable")
+    }
+    let file = GoldenFile(text: snapshot.text, defaults: settings)
     guard file.diagnostics.isEmpty else {
-      return report(.error(file.diagnostics.map { $0.text(path: shown) }))
+      return outcome(.error(file.diagnostics.map { $0.text(path: shown) }))
     }
-    let result = file.run(effects: DiskSaves())
-    guard !result.passed else { return report(.passed) }
-    let updated = result.updatedText
-    let diff = result.diff(path: shown)
-    guard options.update else { return report(.failed(diff: diff)) }
-    if let problem = TestFiles.rewrite(item.path, from: text, to: updated) {
-      return report(.error(["handsh: cannot update '\(shown)': \(problem)"]))
+    guard !file.checksNothing else { return outcome(.skipped) }
+    let result = file.run(effects: GoldenMemory())
+    guard !result.passed else { return outcome(.passed) }
+    let diff = result.diff(path: item.path)
+    guard !options.review else {
+      var failed = outcome(.failed(diff: diff))
+      failed.result = result
+      failed.snapshot = snapshot
+      failed.differing = result.differing.map { file.inputs[$0].number }
+      return failed
     }
-    return report(.updated(diff: diff))
+    guard options.update else {
+      var failed = outcome(.failed(diff: diff))
+      failed.differing = result.differing.map { file.inputs[$0].number }
+      return failed
+    }
+    if let problem = TestFiles.rewrite(item.path, from: snapshot, to: result.updatedText) {
+      return outcome(.error([TestFiles.updateFailure(shown, problem)]), type: "not updated")
+    }
+    return outcome(.updated(diff: diff))
   }
 }
 
-/// `save` in a test writes as usual, relative to the current folder.
-struct DiskSaves: GoldenEffects {
-  mutating func save(_ script: String, to file: String) -> String? {
-    writeFile(Array(script.utf8), to: Array(file.utf8)).map { Platform.describe($0.code) }
-  }
+/// The C library's `read`, under a name that `TestFiles.read` cannot shadow.
+private func readChunk(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+  read(fd, buffer.baseAddress, buffer.count)
 }
 
-/// Finding test files in PATHs, and rewriting one.
+/// Finding test files in PATHs, reading them, and rewriting one.
 enum TestFiles {
   struct Item {
     /// PATH joined to the rest with one `/`.
     var path: [UInt8]
     /// Why it cannot run (a PATH that does not exist, a folder without
-    /// tests); the message after `handsh: `.
+    /// tests, a FIFO); the message after `handsh: `.
     var problem: String?
   }
 
   /// Every file the PATHs name, folders searched for `*.hand` (skipping
   /// names that start with `.`, not following links to folders), in byte
-  /// order of their paths, each once.
+  /// order of their paths, each file once whatever the names it is found
+  /// under (`x.hand ./x.hand`, a hard link): under its first name. What is
+  /// not a regular file, and a folder that cannot be listed or searched,
+  /// is an error, never skipped in silence.
   static func find(_ paths: [[UInt8]]) -> [Item] {
     var items: [Item] = []
     for operand in paths {
@@ -113,21 +197,43 @@ enum TestFiles {
         items.append(Item(path: base, problem: "cannot open '\(safeText(base))': \(reason)"))
         continue
       }
-      guard status.st_mode & S_IFMT == S_IFDIR else {
+      switch status.st_mode & S_IFMT {
+      case S_IFDIR:
+        var found: [Item] = []
+        walk(base, into: &found)
+        if found.isEmpty {
+          found.append(Item(path: base, problem: "no .hand files in '\(safeText(base))'"))
+        }
+        items += found
+      case S_IFREG:
         items.append(Item(path: base, problem: nil))
-        continue
+      default:
+        items.append(Item(path: base, problem: notRegular(base)))
       }
-      var found: [Item] = []
-      walk(base, into: &found)
-      if found.isEmpty {
-        found.append(Item(path: base, problem: "no .hand files in '\(safeText(base))'"))
-      }
-      items += found
     }
     items.sort { $0.path.lexicographicallyPrecedes($1.path) }
     var unique: [Item] = []
-    for item in items where unique.last?.path != item.path { unique.append(item) }
+    var seen = Set<FileID>()
+    for item in items where unique.last?.path != item.path {
+      var status = stat()
+      if item.problem == nil, Platform.status(of: item.path, &status, follow: true) {
+        guard
+          seen.insert(FileID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted
+        else { continue }
+      }
+      unique.append(item)
+    }
     return unique
+  }
+
+  /// A file, whatever the names it goes by.
+  struct FileID: Hashable {
+    var device: UInt64
+    var inode: UInt64
+  }
+
+  private static func notRegular(_ path: [UInt8]) -> String {
+    "cannot read '\(safeText(path))': not a regular file"
   }
 
   private static func walk(_ folder: [UInt8], into items: inout [Item]) {
@@ -137,10 +243,28 @@ enum TestFiles {
       items.append(Item(path: folder, problem: "cannot read '\(safeText(folder))': \(reason)"))
       return
     }
+    var unsearchable = false
     for name in names where name.first != UInt8(ascii: ".") {
       let path = prefix + name
       var status = stat()
-      guard Platform.status(of: path, &status, follow: false) else { continue }
+      guard Platform.status(of: path, &status, follow: false) else {
+        let code = errno
+        if code == ENOENT { continue }  // gone since the folder was listed
+        if code == EACCES {
+          // A folder that can be listed but not searched: said once.
+          if !unsearchable {
+            items.append(
+              Item(
+                path: folder,
+                problem: "cannot search '\(safeText(folder))': \(Platform.describe(code))"))
+          }
+          unsearchable = true
+          continue
+        }
+        items.append(
+          Item(path: path, problem: "cannot read '\(safeText(path))': \(Platform.describe(code))"))
+        continue
+      }
       var kind = status.st_mode & S_IFMT
       if kind == S_IFLNK {
         // A link to a folder is not followed; a link to a file is a file,
@@ -148,26 +272,103 @@ enum TestFiles {
         if Platform.status(of: path, &status, follow: true) {
           kind = status.st_mode & S_IFMT
           if kind == S_IFDIR { continue }
+        } else {
+          kind = S_IFREG
         }
       }
       if kind == S_IFDIR {
         walk(path, into: &items)
       } else if name.count > 5, name.suffix(5).elementsEqual(".hand".utf8) {
-        items.append(Item(path: path, problem: nil))
+        items.append(Item(path: path, problem: kind == S_IFREG ? nil : notRegular(path)))
       }
     }
   }
 
-  /// `--update`: writes `new` over the file at `path` atomically, keeping
-  /// its mode, unless it no longer holds `old`. Why not, when it fails.
-  static func rewrite(_ path: [UInt8], from old: [UInt8], to new: [UInt8]) -> String? {
+  /// A test file as it was read: its bytes, and its size and time then.
+  struct Snapshot {
+    var text: [UInt8]
+    var size: Int
+    var modified: timespec
+  }
+
+  struct ReadProblem: Error {
+    var reason: String
+  }
+
+  /// Reads a whole regular file, whatever the lengths of its lines. A path
+  /// that is not a regular file is refused, and never blocks: opened
+  /// without waiting, and checked before the first read.
+  static func read(_ path: [UInt8]) -> Result<Snapshot, ReadProblem> {
+    let fd =
+      Platform.withCPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) } ?? -1
+    guard fd >= 0 else { return .failure(ReadProblem(reason: Platform.describe(errno))) }
+    defer { close(fd) }
     var status = stat()
-    guard Platform.status(of: path, &status, follow: true) else { return Platform.describe(errno) }
-    guard case .success(let now) = readFile(path), now == old else {
-      return "it changed while the tests ran; not overwritten"
+    guard fstat(fd, &status) == 0 else {
+      return .failure(ReadProblem(reason: Platform.describe(errno)))
     }
-    // As save writes (a link's target, hard links in place, the mode kept).
-    return writeFile(new, to: path).map { Platform.describe($0.code) }
+    if status.st_mode & S_IFMT == S_IFDIR {
+      return .failure(ReadProblem(reason: Platform.describe(EISDIR)))
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      return .failure(ReadProblem(reason: "not a regular file"))
+    }
+    var text: [UInt8] = []
+    text.reserveCapacity(Int(status.st_size) + 1)
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { readChunk(fd, $0) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return .failure(ReadProblem(reason: Platform.describe(errno)))
+      }
+      if count == 0 { break }
+      text += chunk[..<count]
+    }
+    return .success(Snapshot(text: text, size: Int(status.st_size), modified: status.st_mtim))
+  }
+
+  /// Whether the file at `path` is still what `snapshot` read: its size,
+  /// its time and its contents.
+  static func unchanged(_ path: [UInt8], since snapshot: Snapshot) -> Bool {
+    var status = stat()
+    guard Platform.status(of: path, &status, follow: true),
+      Int(status.st_size) == snapshot.size,
+      status.st_mtim.tv_sec == snapshot.modified.tv_sec,
+      status.st_mtim.tv_nsec == snapshot.modified.tv_nsec,
+      case .success(let now) = read(path)
+    else { return false }
+    return now.text == snapshot.text
+  }
+
+  /// The message of a file that changed while the tests ran.
+  static let changedMessage = "changed while the tests ran; not updated"
+
+  /// The error line of a file `--update` could not rewrite (`shown`: its
+  /// path made safe): `PATH: changed while the tests ran; not updated`, or
+  /// `handsh: cannot update 'PATH': REASON`.
+  static func updateFailure(_ shown: String, _ problem: String) -> String {
+    problem == changedMessage
+      ? "\(shown): \(problem)" : "handsh: cannot update '\(shown)': \(problem)"
+  }
+
+  /// `--update`: writes `new` over the file at `path` as `save` writes
+  /// (atomically, its mode kept), unless it is no longer what `snapshot`
+  /// read: checked last, after the new text is written and flushed, right
+  /// before the rename. Why not, when it fails. `beforeCheck` is for tests:
+  /// it runs right before that check.
+  static func rewrite(
+    _ path: [UInt8], from snapshot: Snapshot, to new: [UInt8],
+    beforeCheck: (() -> Void)? = nil
+  ) -> String? {
+    var changed = false
+    let failure = writeFile(new, to: path) {
+      beforeCheck?()
+      changed = !unchanged(path, since: snapshot)
+      return !changed
+    }
+    if changed { return changedMessage }
+    return failure.map { Platform.describe($0.code) }
   }
 }
 

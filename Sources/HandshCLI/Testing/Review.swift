@@ -1,0 +1,120 @@
+import CHandsh
+import HandKit
+
+/// `handsh --test --review PATH…` (handsh(1), GOLDEN TESTS): each differing
+/// block, in the report's order, shown on the terminal (stderr) with its
+/// file and input line, then `Accept this block [y,n,a,d,q,?]?` read with
+/// readline. Each file is written, as `--update` writes, with the accepted
+/// blocks only, as soon as its blocks are answered.
+extension GoldenTestRun {
+  static let reviewPrompt = "Accept this block [y,n,a,d,q,?]? "
+
+  static let reviewHelp = """
+    y - accept this block
+    n - keep the file's block as it is
+    a - accept this block and the rest of this file's blocks
+    d - keep this block and the rest of this file's blocks
+    q - keep every block not yet answered, and stop
+    ? - print this help
+    """
+
+  /// What an answer asks for.
+  private enum Answer {
+    case accept, keep, acceptRest, keepRest, quit, help
+  }
+
+  func review(_ outcomes: inout [Outcome], _ output: inout Output) {
+    handsh_use_utf8_locale()
+    handsh_prompt_begin(Self.reviewPrompt, 2, nil, nil)
+    defer { handsh_prompt_end() }
+    let color: Bool
+    switch options.color {
+    case .always: color = true
+    case .never: color = false
+    case .auto:
+      color =
+        Platform.environment("TERM") != "dumb"
+        && (Platform.environment("NO_COLOR") ?? "").isEmpty
+    }
+    var quitting = false
+    for index in outcomes.indices {
+      guard case .failed = outcomes[index].report.status, let result = outcomes[index].result,
+        let snapshot = outcomes[index].snapshot
+      else { continue }
+      let item = outcomes[index].item
+      let shown = outcomes[index].report.path
+      let blocks = result.differing
+      var accepted = Set<Int>()
+      var rest: Bool?
+      for block in blocks {
+        if quitting { break }
+        if let rest {
+          if rest { accepted.insert(block) }
+          continue
+        }
+        let input = result.file.inputs[block]
+        let line = result.file.text[result.file.content(of: input)]
+        output.flush()
+        Platform.printError("\(shown):\(input.number): \(safeText(line))")
+        let diff = result.diff(path: item.path, to: result.updatedText(accepting: { $0 == block }))
+        var text = shownDiff(diff, color: color, escaped: true)
+        if text.last == 0x0A { text.removeLast() }
+        Platform.printError(String(decoding: text, as: UTF8.self))
+        switch ask() {
+        case .accept: accepted.insert(block)
+        case .keep: break
+        case .acceptRest:
+          accepted.insert(block)
+          rest = true
+        case .keepRest: rest = false
+        case .quit, .help: quitting = true
+        }
+      }
+      outcomes[index].report.kept = blocks.count - accepted.count
+      guard !accepted.isEmpty else { continue }
+      let new = result.updatedText(accepting: accepted.contains)
+      if let problem = TestFiles.rewrite(item.path, from: snapshot, to: new) {
+        outcomes[index].report.status = .error([TestFiles.updateFailure(shown, problem)])
+        outcomes[index].report.errorType = "not updated"
+      } else {
+        outcomes[index].report.status = .updated(diff: result.diff(path: item.path, to: new))
+      }
+    }
+  }
+
+  /// Reads answers until one is a choice; `?` (and anything unknown)
+  /// prints the help. The end of input quits; a signal that ends handsh
+  /// ends it here, the files answered so far written.
+  private func ask() -> Answer {
+    while true {
+      let read = handsh_prompt_read()
+      switch read.kind {
+      case handsh_read_line:
+        let text = read.line.map { String(cString: $0) } ?? ""
+        free(read.line)
+        let word = text.trimmingSpaces.lowercased()
+        switch word {
+        case "y", "yes": return .accept
+        case "n", "no": return .keep
+        case "a": return .acceptRest
+        case "d": return .keepRest
+        case "q": return .quit
+        default: Platform.printError(Self.reviewHelp)
+        }
+      case handsh_read_signal:
+        handsh_prompt_end()
+        handsh_die_by_signal(read.signal)
+      default:
+        return .quit
+      }
+    }
+  }
+}
+
+extension String {
+  /// Without leading and trailing spaces and tabs.
+  fileprivate var trimmingSpaces: String {
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    return String(self.drop(while: blank).reversed().drop(while: blank).reversed())
+  }
+}
