@@ -1,7 +1,18 @@
-/// What a golden test's `save` does: the one effect of a test on the world.
+/// What a golden test's `save` and `source` do: the effects of a test on
+/// the world.
 public protocol GoldenEffects {
   /// Writes `script` to `file`; the reason when it cannot.
   mutating func save(_ script: String, to file: String) -> String?
+  /// Reads the script `file` for `source`.
+  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure>
+}
+
+extension GoldenEffects {
+  /// Effects that read no files: every `source` fails, as for a file that
+  /// is not there.
+  public mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> {
+    .failure(ReadFailure("No such file or directory"))
+  }
 }
 
 /// A test's output captured line by line, each line with its stream.
@@ -36,9 +47,16 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     }
   }
 
+  mutating func diagnose(_ message: String, at location: SourceLocation) {
+    takeOutput()
+    lines.append(OutputLine(.stderr, Array(diagnostic(message, at: location).utf8)))
+  }
+
   mutating func save(_ script: String, to file: String) -> String? {
     effects.save(script, to: file)
   }
+
+  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> { effects.read(file) }
 
   mutating func freshSeed() -> UInt64 { seeds.next() }
 }

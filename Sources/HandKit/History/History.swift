@@ -1,11 +1,16 @@
-/// The persistent stack of versions and the cursor that `undo` and `redo`
-/// move. Versions live in fixed-size chunks, so the stack grows without ever
-/// copying what it holds, and each version is a few dozen bytes.
+/// The tree of versions and the cursor that `undo`, `redo` and `goto` move
+/// (handsh(1), THE LANGUAGE, Versions). Versions are numbered in the order
+/// made and never dropped: a version's number is its index in one
+/// append-only store. Each remembers its parent, its depth and its redo
+/// child; nothing else about a version ever changes once it is made.
+///
+/// The store is fixed-size chunks, so it grows without ever copying what it
+/// holds, and a version is one 48-byte record.
 public struct History: Sendable {
   private static let chunkShift = 12
   private static let chunkSize = 1 << chunkShift
 
-  private var chunks: [[Version]]
+  private var chunks: [[Node]]
   /// The seed of each game, in the order the versions start them. A game's
   /// shuffled order is not kept: it follows from the seed, and the session
   /// keeps the current one at hand, so a `new` costs a few bytes.
@@ -16,7 +21,7 @@ public struct History: Sendable {
   /// (`del 02`), by version number, in increasing order.
   private var spellings: [(version: Int, text: String)] = []
 
-  /// The number of versions, the redo branch included.
+  /// The number of versions, every branch included.
   public private(set) var count: Int
   /// The number of the current version.
   public private(set) var cursor: Int
@@ -25,9 +30,9 @@ public struct History: Sendable {
   /// `seed`.
   public init(seed: UInt64, limit: Int) {
     let start = Version(hand: .empty, deck: .full, game: 0, limit: limit, step: .start)
-    var first: [Version] = []
+    var first: [Node] = []
     first.reserveCapacity(History.chunkSize)
-    first.append(start)
+    first.append(Node(version: start, parent: 0, depth: 0))
     chunks = [first]
     seeds = [seed]
     gameStarts = [0]
@@ -35,14 +40,30 @@ public struct History: Sendable {
     cursor = 0
   }
 
-  /// Version `number`, 0 to `count - 1`. The caller checks the range.
-  public subscript(number: Int) -> Version {
+  private func node(_ number: Int) -> Node {
     chunks[number >> History.chunkShift][number & (History.chunkSize - 1)]
   }
 
+  /// Version `number`, 0 to `count - 1`. The caller checks the range.
+  public subscript(number: Int) -> Version { node(number).version }
+
   public var current: Version { self[cursor] }
 
-  /// The game that `version` belongs to.
+  /// The version `number` was made from: nil for version 0.
+  public func parent(of number: Int) -> Int? {
+    number == 0 ? nil : Int(node(number).parent)
+  }
+
+  /// How many versions lie on the path from version 0 to `number`, `number`
+  /// not counted: how far `undo` can go from it.
+  public func depth(of number: Int) -> Int { Int(node(number).depth) }
+
+  /// The child that `redo` moves to from `number`, if any.
+  public func redoChild(of number: Int) -> Int? {
+    let child = node(number).redo
+    return child == 0 ? nil : Int(child)
+  }
+
   /// The seed of the game that `version` belongs to.
   public func seed(of version: Version) -> UInt64 { seeds[Int(version.game)] }
 
@@ -52,9 +73,19 @@ public struct History: Sendable {
   /// The number of the version that started `version`'s game.
   public func start(of version: Version) -> Int { gameStarts[Int(version.game)] }
 
-  /// How many versions `undo` and `redo` can reach.
-  public var undoDepth: Int { cursor }
-  public var redoDepth: Int { count - 1 - cursor }
+  /// How many versions `undo` can reach: the current version's depth.
+  public var undoDepth: Int { depth(of: cursor) }
+
+  /// How many versions `redo` can reach, counting at most `limit` of them:
+  /// the chain of redo children is walked, so this costs its length.
+  public func redoDepth(upTo limit: Int = .max) -> Int {
+    var (number, steps) = (cursor, 0)
+    while steps < limit, let child = redoChild(of: number) {
+      number = child
+      steps += 1
+    }
+    return steps
+  }
 
   /// The command that made version `number`, as `history` writes it: as
   /// written with single spaces, `add` with its card, `new` with its seed.
@@ -83,50 +114,94 @@ public struct History: Sendable {
     spellings.append((cursor, text))
   }
 
-  /// Adds `version` after the current one, dropping the redo branch.
+  /// Adds `version` as a child of the current one and makes it current; it
+  /// becomes the current version's redo child. Constant time.
   mutating func push(_ version: Version) {
-    truncate(to: cursor + 1)
-    let (chunk, slot) = (count >> History.chunkShift, count & (History.chunkSize - 1))
+    let parent = cursor
+    let number = count
+    let (chunk, slot) = (number >> History.chunkShift, number & (History.chunkSize - 1))
     if slot == 0 {
-      var fresh: [Version] = []
+      var fresh: [Node] = []
       fresh.reserveCapacity(History.chunkSize)
       chunks.append(fresh)
     }
-    chunks[chunk].append(version)
+    chunks[chunk].append(
+      Node(
+        version: version, parent: UInt32(truncatingIfNeeded: parent),
+        depth: node(parent).depth &+ 1))
+    setRedo(of: parent, to: number)
     count += 1
-    cursor = count - 1
+    cursor = number
   }
 
   /// Adds the first version of a new game shuffled by `seed`.
   mutating func pushGame(seed: UInt64, limit: Int) {
-    truncate(to: cursor + 1)
     let number = UInt32(truncatingIfNeeded: seeds.count)
     seeds.append(seed)
     gameStarts.append(count)
     push(Version(hand: .empty, deck: .full, game: number, limit: limit, step: .new))
   }
 
-  /// Moves the cursor by `offset`; the caller checks the range.
-  mutating func moveCursor(by offset: Int) { cursor += offset }
+  /// `undo N`: `steps` parent hops; the caller checks `steps <= undoDepth`.
+  /// The redo children on the way already lead back here.
+  mutating func undo(_ steps: Int) {
+    for _ in 0..<max(steps, 0) { cursor = Int(node(cursor).parent) }
+  }
 
-  private mutating func truncate(to newCount: Int) {
-    guard newCount < count else { return }
-    count = newCount
-    let chunksNeeded = (newCount + History.chunkSize - 1) >> History.chunkShift
-    if chunks.count > chunksNeeded { chunks.removeLast(chunks.count - chunksNeeded) }
-    let slot = newCount & (History.chunkSize - 1)
-    if slot != 0 {
-      let excess = chunks[chunks.count - 1].count - slot
-      if excess > 0 { chunks[chunks.count - 1].removeLast(excess) }
-    }
-    while let last = spellings.last, last.version >= newCount { spellings.removeLast() }
-    let gamesNeeded = Int(self[newCount - 1].game) + 1
-    if seeds.count > gamesNeeded {
-      seeds.removeLast(seeds.count - gamesNeeded)
-      gameStarts.removeLast(gameStarts.count - gamesNeeded)
+  /// `redo N`: `steps` hops along the redo children; the caller checks
+  /// `steps <= redoDepth(upTo: steps)`.
+  mutating func redo(_ steps: Int) {
+    for _ in 0..<max(steps, 0) {
+      guard let child = redoChild(of: cursor) else { return }
+      cursor = child
     }
   }
 
+  /// `goto V`: makes `target` (0 to `count - 1`) current. Both ends walk up
+  /// to their common ancestor, depth first, as git finds a merge base; on
+  /// the way up from `target` each version is made its parent's redo child,
+  /// so the redo children lead from version 0 to the new current version.
+  mutating func go(to target: Int) {
+    var (from, to) = (cursor, target)
+    while depth(of: from) > depth(of: to) { from = Int(node(from).parent) }
+    while depth(of: to) > depth(of: from) { to = climb(to) }
+    while from != to {
+      from = Int(node(from).parent)
+      to = climb(to)
+    }
+    cursor = target
+  }
+
+  /// One step up from `number` that marks it as its parent's redo child.
+  private mutating func climb(_ number: Int) -> Int {
+    let parent = Int(node(number).parent)
+    setRedo(of: parent, to: number)
+    return parent
+  }
+
+  /// The one write to a version already made: its redo child.
+  private mutating func setRedo(of number: Int, to child: Int) {
+    chunks[number >> History.chunkShift][number & (History.chunkSize - 1)].redo =
+      UInt32(truncatingIfNeeded: child)
+  }
+}
+
+/// A version as the history stores it: the immutable state, and its place
+/// in the tree. 48 bytes.
+struct Node: Sendable, Equatable {
+  let version: Version
+  /// The version this one was made from (0 for version 0 itself).
+  let parent: UInt32
+  /// Versions on the path from version 0, this one not counted.
+  let depth: UInt32
+  /// The child `redo` moves to; 0 (never a child) for none.
+  var redo: UInt32 = 0
+
+  init(version: Version, parent: UInt32, depth: UInt32) {
+    self.version = version
+    self.parent = parent
+    self.depth = depth
+  }
 }
 
 extension History: Equatable {

@@ -74,7 +74,8 @@ struct RunAhead {
     guard pausedAt == nil else { return }
     switch command {
     // A history can be long: it streams when run, never held.
-    case .save, .quit, .history: return pause(at: position)
+    // A source reads a file, and may save or quit.
+    case .save, .quit, .history, .source: return pause(at: position)
     default: break
     }
     guard sink.heldBytes < RunAhead.holdLimit else { return pause(at: position) }
@@ -108,9 +109,16 @@ private struct HeldOutput: CommandSink {
 
   mutating func diagnose(_ message: String, column: Int) {}
 
+  mutating func diagnose(_ message: String, at location: SourceLocation) {}
+
   mutating func save(_ script: String, to file: String) -> String? {
     // Never reached: a save pauses the run ahead.
     "not run while the text is checked"
+  }
+
+  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> {
+    // Never reached: a source pauses the run ahead.
+    .failure(ReadFailure("not run while the text is checked"))
   }
 
   mutating func freshSeed() -> UInt64 { UInt64.random(in: .min ... .max) }

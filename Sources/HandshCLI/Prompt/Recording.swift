@@ -98,4 +98,7 @@ struct ReplayedSaves: GoldenEffects {
     defer { next += 1 }
     return next < outcomes.count ? outcomes[next] : nil
   }
+
+  /// A sourced file is read again, as the recording will read it in a test.
+  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> { readSourced(file) }
 }

@@ -87,6 +87,8 @@ struct DiskSaves: GoldenEffects {
   mutating func save(_ script: String, to file: String) -> String? {
     writeFile(Array(script.utf8), to: Array(file.utf8)).map { Platform.describe($0.code) }
   }
+
+  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> { readSourced(file) }
 }
 
 /// Finding test files in PATHs, and rewriting one.
