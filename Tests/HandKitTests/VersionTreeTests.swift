@@ -31,7 +31,7 @@ import Testing
   // MARK: Examples
 
   @Test func aVersionTakesAtMost48Bytes() {
-    #expect(MemoryLayout<Node>.stride <= 48)
+    #expect(MemoryLayout<Version>.stride + MemoryLayout<Link>.stride <= 48)
   }
 
   @Test func aChangeAfterUndoStartsABranchAndLosesNothing() {
@@ -204,8 +204,10 @@ import Testing
       var model = Model()
       // The hand each version holds, to check that moves land on them.
       var hands = [session.current.hand]
-      for step in 0..<60 {
-        let small = 1 + Int(random.next() % 4)
+      for step in 0..<90 {
+        // Mostly short moves, sometimes long ones (redo jumps back from the
+        // end of the chain of redo children when it knows it).
+        let small = 1 + Int(random.next() % (random.next() % 4 == 0 ? 24 : 4))
         let text: String
         switch random.next() % 8 {
         case 0, 1, 2: text = "add"
@@ -239,6 +241,28 @@ import Testing
         #expect(session.current.hand == hands[model.cursor], "walk \(walk) step \(step)")
         check(session, against: model, "walk \(walk) step \(step): \(text)")
       }
+    }
+  }
+
+  @Test func ancestorsAtADepthMatchParentWalks() {
+    var session = Session(seed: 3, limit: 52)
+    var random = SplitMix64(seed: 8)
+    // A tree of long chains: 3,000 changes, each after an undo of 0 to 9.
+    for _ in 0..<3000 {
+      let back = Int(random.next() % 10)
+      if back > 0, back <= session.history.undoDepth { run(&session, "undo \(back)") }
+      run(&session, "add; undo")
+      run(&session, "redo")
+    }
+    let history = session.history
+    for _ in 0..<2000 {
+      let number = Int(random.next() % UInt64(history.count))
+      let depth = Int(random.next() % UInt64(history.depth(of: number) + 1))
+      var walked = number
+      while history.depth(of: walked) > depth, let parent = history.parent(of: walked) {
+        walked = parent
+      }
+      #expect(history.ancestor(of: number, atDepth: depth) == walked)
     }
   }
 

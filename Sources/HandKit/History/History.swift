@@ -1,16 +1,19 @@
 /// The tree of versions and the cursor that `undo`, `redo` and `goto` move
 /// (handsh(1), THE LANGUAGE, Versions). Versions are numbered in the order
 /// made and never dropped: a version's number is its index in one
-/// append-only store. Each remembers its parent, its depth and its redo
-/// child; nothing else about a version ever changes once it is made.
+/// append-only store. Each remembers its parent, its depth, a jump pointer
+/// and its redo child; nothing else about a version ever changes once it is
+/// made.
 ///
 /// The store is fixed-size chunks, so it grows without ever copying what it
-/// holds, and a version is one 48-byte record.
+/// holds: the states (32 bytes each) in one, their places in the tree (16
+/// bytes each, no references, so walking the tree is plain loads) beside.
 public struct History: Sendable {
   private static let chunkShift = 12
   private static let chunkSize = 1 << chunkShift
 
-  private var chunks: [[Node]]
+  private var versions: [[Version]]
+  private var links: [[Link]]
   /// The seed of each game, in the order the versions start them. A game's
   /// shuffled order is not kept: it follows from the seed, and the session
   /// keeps the current one at hand, so a `new` costs a few bytes.
@@ -20,6 +23,9 @@ public struct History: Sendable {
   /// The few commands written otherwise than `history` would write them
   /// (`del 02`), by version number, in increasing order.
   private var spellings: [(version: Int, text: String)] = []
+  /// Where the chain of redo children from the current version ends, when
+  /// known: then `redo N` is a jump back from it, not N hops forward.
+  private var tip: Int? = 0
 
   /// The number of versions, every branch included.
   public private(set) var count: Int
@@ -30,38 +36,56 @@ public struct History: Sendable {
   /// `seed`.
   public init(seed: UInt64, limit: Int) {
     let start = Version(hand: .empty, deck: .full, game: 0, limit: limit, step: .start)
-    var first: [Node] = []
+    var first: [Version] = []
     first.reserveCapacity(History.chunkSize)
-    first.append(Node(version: start, parent: 0, depth: 0))
-    chunks = [first]
+    first.append(start)
+    var firstLinks: [Link] = []
+    firstLinks.reserveCapacity(History.chunkSize)
+    firstLinks.append(Link(parent: 0, depth: 0, jump: 0))
+    versions = [first]
+    links = [firstLinks]
     seeds = [seed]
     gameStarts = [0]
     count = 1
     cursor = 0
   }
 
-  private func node(_ number: Int) -> Node {
-    chunks[number >> History.chunkShift][number & (History.chunkSize - 1)]
+  private func link(_ number: Int) -> Link {
+    links[number >> History.chunkShift][number & (History.chunkSize - 1)]
   }
 
   /// Version `number`, 0 to `count - 1`. The caller checks the range.
-  public subscript(number: Int) -> Version { node(number).version }
+  public subscript(number: Int) -> Version {
+    versions[number >> History.chunkShift][number & (History.chunkSize - 1)]
+  }
 
   public var current: Version { self[cursor] }
 
   /// The version `number` was made from: nil for version 0.
   public func parent(of number: Int) -> Int? {
-    number == 0 ? nil : Int(node(number).parent)
+    number == 0 ? nil : Int(link(number).parent)
   }
 
   /// How many versions lie on the path from version 0 to `number`, `number`
   /// not counted: how far `undo` can go from it.
-  public func depth(of number: Int) -> Int { Int(node(number).depth) }
+  public func depth(of number: Int) -> Int { Int(link(number).depth) }
 
   /// The child that `redo` moves to from `number`, if any.
   public func redoChild(of number: Int) -> Int? {
-    let child = node(number).redo
+    let child = link(number).redo
     return child == 0 ? nil : Int(child)
+  }
+
+  /// The ancestor of `number` (or itself) at `depth`, 0 to its depth: jump
+  /// pointers skip ahead where they do not overshoot, so this takes
+  /// O(log n) steps, and never more than the levels it climbs.
+  public func ancestor(of number: Int, atDepth depth: Int) -> Int {
+    var number = number
+    while self.depth(of: number) > depth {
+      let here = link(number)
+      number = Int(link(Int(here.jump)).depth) >= depth ? Int(here.jump) : Int(here.parent)
+    }
+    return number
   }
 
   /// The seed of the game that `version` belongs to.
@@ -76,8 +100,8 @@ public struct History: Sendable {
   /// How many versions `undo` can reach: the current version's depth.
   public var undoDepth: Int { depth(of: cursor) }
 
-  /// How many versions `redo` can reach, counting at most `limit` of them:
-  /// the chain of redo children is walked, so this costs its length.
+  /// How many versions `redo` can reach, counting at most `limit` of them,
+  /// by walking the chain of redo children (the session knows where it ends).
   public func redoDepth(upTo limit: Int = .max) -> Int {
     var (number, steps) = (cursor, 0)
     while steps < limit, let child = redoChild(of: number) {
@@ -121,17 +145,27 @@ public struct History: Sendable {
     let number = count
     let (chunk, slot) = (number >> History.chunkShift, number & (History.chunkSize - 1))
     if slot == 0 {
-      var fresh: [Node] = []
+      var fresh: [Version] = []
       fresh.reserveCapacity(History.chunkSize)
-      chunks.append(fresh)
+      versions.append(fresh)
+      var freshLinks: [Link] = []
+      freshLinks.reserveCapacity(History.chunkSize)
+      links.append(freshLinks)
     }
-    chunks[chunk].append(
-      Node(
-        version: version, parent: UInt32(truncatingIfNeeded: parent),
-        depth: node(parent).depth &+ 1))
+    // The skew-binary jump pointer (Myers): twice the parent's jump when
+    // the parent's two jumps are as long, else the parent.
+    let up = link(parent)
+    let jump = link(Int(up.jump))
+    let far = up.depth &- jump.depth == jump.depth &- link(Int(jump.jump)).depth
+    versions[chunk].append(version)
+    links[chunk].append(
+      Link(
+        parent: UInt32(truncatingIfNeeded: parent), depth: up.depth &+ 1,
+        jump: far ? jump.jump : UInt32(truncatingIfNeeded: parent)))
     setRedo(of: parent, to: number)
     count += 1
     cursor = number
+    tip = number
   }
 
   /// Adds the first version of a new game shuffled by `seed`.
@@ -142,15 +176,33 @@ public struct History: Sendable {
     push(Version(hand: .empty, deck: .full, game: number, limit: limit, step: .new))
   }
 
-  /// `undo N`: `steps` parent hops; the caller checks `steps <= undoDepth`.
-  /// The redo children on the way already lead back here.
+  /// `undo N`: makes the ancestor `steps` up current; the caller checks
+  /// `steps <= undoDepth`. The redo children on the way already lead back.
   mutating func undo(_ steps: Int) {
-    for _ in 0..<max(steps, 0) { cursor = Int(node(cursor).parent) }
+    cursor = ancestor(of: cursor, atDepth: max(depth(of: cursor) - steps, 0))
   }
 
-  /// `redo N`: `steps` hops along the redo children; the caller checks
-  /// `steps <= redoDepth(upTo: steps)`.
+  /// How many versions `redo` can reach, counting at most `limit` of them:
+  /// at most `limit` hops along the redo children, or none when their end
+  /// is known.
+  mutating func redoReach(upTo limit: Int) -> Int {
+    if let tip { return min(depth(of: tip) - depth(of: cursor), limit) }
+    var (number, steps) = (cursor, 0)
+    while steps < limit, let child = redoChild(of: number) {
+      number = child
+      steps += 1
+    }
+    if steps < limit { tip = number }
+    return steps
+  }
+
+  /// `redo N`: `steps` hops along the redo children, or a jump back from
+  /// where they end; the caller checks `steps <= redoReach(upTo: steps)`.
   mutating func redo(_ steps: Int) {
+    if let tip, steps > 8 {
+      cursor = ancestor(of: tip, atDepth: min(depth(of: cursor) + steps, depth(of: tip)))
+      return
+    }
     for _ in 0..<max(steps, 0) {
       guard let child = redoChild(of: cursor) else { return }
       cursor = child
@@ -163,50 +215,59 @@ public struct History: Sendable {
   /// so the redo children lead from version 0 to the new current version.
   mutating func go(to target: Int) {
     var (from, to) = (cursor, target)
-    while depth(of: from) > depth(of: to) { from = Int(node(from).parent) }
+    while depth(of: from) > depth(of: to) { from = Int(link(from).parent) }
     while depth(of: to) > depth(of: from) { to = climb(to) }
     while from != to {
-      from = Int(node(from).parent)
+      from = Int(link(from).parent)
       to = climb(to)
+    }
+    // The chain of redo children still ends at `tip` when `target` is on it.
+    if let tip,
+      depth(of: target) > depth(of: tip) || ancestor(of: tip, atDepth: depth(of: target)) != target
+    {
+      self.tip = nil
     }
     cursor = target
   }
 
   /// One step up from `number` that marks it as its parent's redo child.
   private mutating func climb(_ number: Int) -> Int {
-    let parent = Int(node(number).parent)
+    let parent = Int(link(number).parent)
     setRedo(of: parent, to: number)
     return parent
   }
 
   /// The one write to a version already made: its redo child.
   private mutating func setRedo(of number: Int, to child: Int) {
-    chunks[number >> History.chunkShift][number & (History.chunkSize - 1)].redo =
+    links[number >> History.chunkShift][number & (History.chunkSize - 1)].redo =
       UInt32(truncatingIfNeeded: child)
   }
 }
 
-/// A version as the history stores it: the immutable state, and its place
-/// in the tree. 48 bytes.
-struct Node: Sendable, Equatable {
-  let version: Version
+/// A version's place in the tree: plain numbers, 16 bytes.
+struct Link: Sendable, Equatable {
   /// The version this one was made from (0 for version 0 itself).
   let parent: UInt32
   /// Versions on the path from version 0, this one not counted.
   let depth: UInt32
+  /// An ancestor further up, for finding the ancestor at a depth in
+  /// O(log n) steps (Myers' skew-binary jump pointers).
+  let jump: UInt32
   /// The child `redo` moves to; 0 (never a child) for none.
   var redo: UInt32 = 0
 
-  init(version: Version, parent: UInt32, depth: UInt32) {
-    self.version = version
+  init(parent: UInt32, depth: UInt32, jump: UInt32) {
     self.parent = parent
     self.depth = depth
+    self.jump = jump
   }
 }
 
 extension History: Equatable {
   public static func == (a: History, b: History) -> Bool {
-    a.count == b.count && a.cursor == b.cursor && a.chunks == b.chunks && a.seeds == b.seeds
+    // `tip` is a cache of what the links say.
+    a.count == b.count && a.cursor == b.cursor && a.versions == b.versions && a.links == b.links
+      && a.seeds == b.seeds
       && a.gameStarts == b.gameStarts && a.spellings.elementsEqual(b.spellings, by: ==)
   }
 }

@@ -65,7 +65,7 @@ public struct Session: Sendable {
       history.undo(steps)
     case .redo(let steps):
       // Walks at most `steps` redo children: when fewer, that is all of them.
-      let reach = history.redoDepth(upTo: steps)
+      let reach = history.redoReach(upTo: steps)
       guard reach > 0 else { throw .nothingToRedo }
       guard steps <= reach else { throw .cannotRedo(steps, only: reach) }
       history.redo(steps)
