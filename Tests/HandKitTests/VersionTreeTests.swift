@@ -2,7 +2,7 @@ import Testing
 
 @testable import HandKit
 
-/// The tree of versions (handsh(1), THE LANGUAGE, Versions): no version is
+/// The tree of versions (handsh(1), Versions): no version is
 /// ever lost, `redo` follows the redo child, `goto` reaches any version.
 @Suite struct VersionTreeTests {
   private let renderer = Renderer(style: Style(ascii: true))

@@ -1,5 +1,5 @@
 /// The tree of versions and the cursor that `undo`, `redo` and `goto` move
-/// (handsh(1), THE LANGUAGE, Versions). Versions are numbered in the order
+/// (handsh(1), Versions). Versions are numbered in the order
 /// made and never dropped: a version's number is its index in one
 /// append-only store. Each remembers its parent, its depth, a jump pointer
 /// and its redo child; nothing else about a version ever changes once it is
