@@ -53,8 +53,10 @@ struct RunAhead {
   private(set) var pausedAt: TextPosition?
   private var sink = HeldOutput()
 
-  /// The most output held while a text is checked (bounds the memory).
-  static let holdLimit = 32 << 20
+  /// The most output held while a text is checked (bounds the memory): with
+  /// every version kept, the 1M-command script's versions take 36 MB, and
+  /// its 18 MB of hand lines must not all wait beside them.
+  static let holdLimit = 8 << 20
 
   init(from session: Session, enabled: Bool) {
     start = session
