@@ -1,6 +1,7 @@
 """`source FILE` at the prompt and after `-i` (handsh(1), COMMANDS, source)."""
 
 import os
+import subprocess
 import threading
 import time
 
@@ -73,3 +74,29 @@ def test_ctrl_c_abandons_a_fifo_whose_writer_is_silent(box):
     finally:
         done.set()
         thread.join(5)
+
+
+def test_record_keeps_the_source_line_and_its_blocks(box):
+    (box.cwd / "setup.hand").write_text("add\nadd\ndel 9\n", encoding="utf-8")
+    sh = box.spawn("--seed", "42", "--record", "r.hand")
+    sh.first_prompt()
+    assert sh.command("source setup.hand") == [
+        "7♥",
+        "3♣ 7♥",
+        "setup.hand:3:1: error: no card at position 9 (hand has 2 cards)",
+    ]
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
+    text = (box.cwd / "r.hand").read_text(encoding="utf-8")
+    assert text == (
+        "#!/usr/bin/env -S handsh --seed 42\n"
+        "source setup.hand\n"
+        "#> 7♥\n"
+        "#> 3♣ 7♥\n"
+        "#2> setup.hand:3:1: error: no card at position 9 (hand has 2 cards)\n"
+        "quit\n"
+    )
+    result = subprocess.run(
+        [str(box.binary), "--test", "r.hand"], cwd=box.cwd, capture_output=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
