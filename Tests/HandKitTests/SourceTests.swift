@@ -160,6 +160,13 @@ import Testing
     #expect(executor.session.history.count == 2)
   }
 
+  @Test func aByteOrderMarkAndCarriageReturnsAreIgnored() {
+    var (executor, sink) = (executor(), MemorySink())
+    sink.files["bom.hand"] = [0xEF, 0xBB, 0xBF] + Array("add\r\ndel 5\r\n".utf8)
+    #expect(enter("source bom.hand", &executor, &sink) == .failed)
+    #expect(sink.log == ["7H", "bom.hand:2:1: error: no card at position 5 (hand has 1 card)"])
+  }
+
   @Test func namesAreMadeSafeInDiagnostics() {
     var (executor, sink) = (executor(), MemorySink())
     sink.files["a\u{1B}b"] = Array("del 1\n".utf8)
