@@ -264,6 +264,8 @@ import Testing
       }
       #expect(history.ancestor(of: number, atDepth: depth) == walked)
     }
+    #expect(history.ancestor(of: history.count - 1, atDepth: -1) == 0)
+    #expect(history.ancestor(of: 5, atDepth: 1_000) == 5)
   }
 
   @Test func aChangeTakesConstantTimeEvenDeepInATree() {

@@ -80,6 +80,8 @@ public struct History: Sendable {
   /// pointers skip ahead where they do not overshoot, so this takes
   /// O(log n) steps, and never more than the levels it climbs.
   public func ancestor(of number: Int, atDepth depth: Int) -> Int {
+    // Below 0 is version 0, whose jump is itself.
+    let depth = max(depth, 0)
     var number = number
     while self.depth(of: number) > depth {
       let here = link(number)
