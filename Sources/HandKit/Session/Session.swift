@@ -3,8 +3,8 @@
 public struct Session: Sendable {
   public private(set) var history: History
   /// The game last drawn from, shuffled: the history keeps only seeds, and
-  /// shuffling again per `add` would be slow. Known by its seed, since game
-  /// numbers come back after a `new` replaces an undone one.
+  /// shuffling again per `add` would be slow. Known by its seed: moving
+  /// between branches moves between games.
   private var dealt: Game
 
   public init(seed: UInt64, limit: Int = 5) {
