@@ -280,6 +280,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
           renderer.writeLimit(limit, to: &out)
         case .help(let topic):
           out.append(contentsOf: helpText(topic).utf8)
+        case .source(let file):
+          out.append(contentsOf: safeText(file.utf8).utf8)
         case .save(let file, let script):
           out.append(contentsOf: safeText(file.utf8).utf8)
           for scriptLine in script.split(separator: "\n") {

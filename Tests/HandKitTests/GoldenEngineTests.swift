@@ -351,7 +351,7 @@ import Testing
       String(repeating: "new 1; ", count: 4000) + "\nhistory\n", GoldenSettings(quiet: true))
     #expect(result.actual.count == 2)
     #expect(result.actual.last?.count == 4001)
-    #expect(result.actual.last?.last?.text == Array("*4000  new 1  (empty)".utf8))
+    #expect(result.actual.last?.last?.text == Array("*4000  new 1     (empty)".utf8))
   }
 
   /// A line past the limit is an error, as at the prompt, and none of it runs.

@@ -36,6 +36,9 @@ import Testing
           .expect([Card(.king, of: .hearts), Card(.three, of: .clubs)]), .expect([]), .show, .deck,
           .history, .save("a.hand"), .help(nil), .help(.mv), .quit, .quit,
         ])
+    #expect(
+      commands(#"goto 3; source a.hand; source "my setup.hand"; help goto; help source"#)
+        == [.goto(3), .source("a.hand"), .source("my setup.hand"), .help(.goto), .help(.source)])
   }
 
   @Test func blanksCommentsAndSeparators() {
@@ -65,12 +68,28 @@ import Testing
     #expect(error("del") == "1: missing argument (usage: del P)")
     #expect(error("mv 1") == "1: missing argument (usage: mv A B)")
     #expect(error("save") == "1: missing argument (usage: save FILE)")
-    #expect(error("expect") == "1: missing argument (usage: expect CARD…)")
+    #expect(error("expect") == "1: missing argument (usage: expect CARD…|empty)")
+    #expect(error("goto") == "1: missing argument (usage: goto V)")
+    #expect(error("source") == "1: missing argument (usage: source FILE)")
     #expect(error("del 0") == "5: invalid position '0': expected a whole number of 1 or more")
     #expect(error("mv 1 +2") == "6: invalid position '+2': expected a whole number of 1 or more")
     #expect(
       error("del 9223372036854775808")
-        == "5: invalid position '9223372036854775808': expected a whole number of 1 or more")
+        == "5: invalid position '9223372036854775808': at most 9223372036854775807")
+    #expect(
+      error("undo 99999999999999999999")
+        == "6: invalid count '99999999999999999999': at most 9223372036854775807")
+    #expect(
+      error("mv 1 000099999999999999999999")
+        == "6: invalid position '000099999999999999999999': at most 9223372036854775807")
+    #expect(
+      error("goto 9223372036854775808")
+        == "6: invalid version '9223372036854775808': at most 9223372036854775807")
+    #expect(commands("goto 0; goto 9223372036854775807") == [.goto(0), .goto(Int.max)])
+    #expect(error("goto -1") == "6: invalid version '-1': expected a whole number of 0 or more")
+    #expect(
+      error(#"goto "1""#) == #"6: invalid version '"1"': expected a whole number of 0 or more"#)
+    #expect(error("goto 1 2") == "8: unexpected argument '2' (usage: goto V)")
     #expect(commands("del 9223372036854775807") == [.delete(Int.max)])
     #expect(error("undo 0") == "6: invalid count '0': expected a whole number of 1 or more")
     #expect(error("redo x") == "6: invalid count 'x': expected a whole number of 1 or more")
@@ -83,7 +102,8 @@ import Testing
     #expect(commands("new 18446744073709551615") == [.new(.max)])
     #expect(error("add 1h") == "5: invalid card '1h'")
     #expect(error("expect QH empty") == "11: invalid card 'empty'")
-    #expect(error("expect empty QH") == "14: unexpected argument 'QH' (usage: expect CARD…)")
+    #expect(
+      error("expect empty QH") == "14: unexpected argument 'QH' (usage: expect CARD…|empty)")
     #expect(error("expect EMPTY") == "8: invalid card 'EMPTY'")
     #expect(error("show x") == "6: unexpected argument 'x' (usage: show)")
     #expect(error("add qh 2") == "8: unexpected argument '2' (usage: add [CARD])")
@@ -108,6 +128,8 @@ import Testing
     #expect(suggestion(for: "xx") == nil)
     #expect(suggestion(for: "sh") == nil)  // two edits from show, too far for a short word
     #expect(suggestion(for: "dek") == .del)  // ties go to the earlier command (del before deck)
+    #expect(suggestion(for: "goot") == .goto)
+    #expect(suggestion(for: "sorce") == .source)
     #expect(editDistance(Array("ca"), Array("abc")) == 3)  // OSA, not Damerau
   }
 

@@ -70,7 +70,7 @@ import Testing
       let steps = 1 + Int(random.next() % UInt64(depth))
       let before = session.history
       #expect(session.run(.undo(steps)) { 0 } == .success(.changed))
-      #expect(session.history.cursor == before.cursor - steps)
+      #expect(session.history.undoDepth == before.undoDepth - steps)
       #expect(session.run(.redo(steps)) { 0 } == .success(.changed))
       #expect(session.history == before)
     }

@@ -79,16 +79,18 @@ import Testing
     #expect(hand(session) == "7H")  // the same card again
   }
 
-  @Test func aChangeDropsTheRedoBranchAndNoChangeAddsNoVersion() {
+  @Test func aChangeKeepsTheRedoBranchAndNoChangeAddsNoVersion() {
     var session = Session(seed: 42)
     run(&session, "add; add; add; undo 2")
     #expect(session.history.count == 4 && session.history.cursor == 1)
     run(&session, "mv 1 1; limit 5")
     #expect(session.history.count == 4)
     run(&session, "add 2d")
-    #expect(session.history.count == 3 && session.history.redoDepth == 0)
+    // A new branch: version 4, made from 1; 2 and 3 stay.
+    #expect(session.history.count == 5 && session.history.redoDepth() == 0)
+    #expect(session.history.cursor == 4 && session.history.parent(of: 4) == 1)
     run(&session, "new 7; new 7")
-    #expect(session.history.count == 5)
+    #expect(session.history.count == 7)
   }
 
   @Test func moveShiftsTheCardsBetween() {
@@ -134,7 +136,7 @@ import Testing
     Renderer(style: Style()).writeHistory(session.history, to: &out)
     #expect(
       String(decoding: out, as: UTF8.self)
-        == " 0  start  (empty)\n*1  add 7♥  7♥\n 2  add 10♠  10♠ 7♥\n")
+        == " 0  start     (empty)\n*1  add 7♥    7♥\n 2  add 10♠   10♠ 7♥\n")
     out = []
     let json = Renderer(style: Style(json: true))
     json.writeHandLine(session.history, to: &out)
@@ -144,11 +146,23 @@ import Testing
       String(decoding: out, as: UTF8.self) == """
         {"version":1,"hand":["7♥"],"deck":51,"discarded":0}
         {"deck":51,"discarded":0,"seed":42}
-        {"version":0,"command":"start","hand":[],"current":false}
-        {"version":1,"command":"add 7♥","hand":["7♥"],"current":true}
-        {"version":2,"command":"add 10♠","hand":["10♠","7♥"],"current":false}
+        {"version":0,"parent":null,"command":"start","hand":[],"current":false}
+        {"version":1,"parent":0,"command":"add 7♥","hand":["7♥"],"current":true}
+        {"version":2,"parent":1,"command":"add 10♠","hand":["10♠","7♥"],"current":false}
 
         """)
+  }
+
+  @Test func historyPadsColouredCardsByTheirText() {
+    var session = Session(seed: 42)
+    run(&session, "add 10h; undo; add 2s")
+    var out: [UInt8] = []
+    Renderer(style: Style(color: true)).writeHistory(session.history, to: &out)
+    let red = { (card: String) in "\u{1B}[31m" + card + "\u{1B}[0m" }
+    #expect(
+      String(decoding: out, as: UTF8.self)
+        == " 0  start     (empty)\n 1  add \(red("10♥"))   \(red("10♥"))\n*2  add 2♠    2♠  (from 0)\n"
+    )
   }
 
   @Test func colourWrapsRedCardsOnly() {
@@ -188,10 +202,11 @@ import Testing
       (4..<history.count).map { history.commandText(of: $0, ascii: true) } == [
         "del 02", "mv 1 2", "limit 007", "new 42",
       ])
-    // A new branch drops the spelling of the versions it replaces.
+    // A new branch keeps the spellings of the versions it branches off.
     _ = session.run(.undo(3)) { 0 }
     _ = session.run(.limit(9)) { 0 }
-    #expect(session.history.count == 6)
-    #expect(session.history.commandText(of: 5, ascii: true) == "limit 9")
+    #expect(session.history.count == 9)
+    #expect(session.history.commandText(of: 5, ascii: true) == "mv 1 2")
+    #expect(session.history.commandText(of: 8, ascii: true) == "limit 9")
   }
 }

@@ -314,8 +314,8 @@ final class EndToEndTests: XCTestCase {
     XCTAssertEqual(result.out, "")
     XCTAssertEqual(
       result.err,
-      "in.hand:1:5: error: invalid position '\(digits)': expected a whole number of 1 or more\n"
-        + "in.hand:2:6: error: invalid count '\(digits)': expected a whole number of 1 or more\n"
+      "in.hand:1:5: error: invalid position '\(digits)': at most 9223372036854775807\n"
+        + "in.hand:2:6: error: invalid count '\(digits)': at most 9223372036854775807\n"
         + "in.hand:3:7: error: invalid limit '\(digits)': expected a whole number from 1 to 52\n"
         + "in.hand:4:5: error: invalid seed '\(digits)': expected a whole number from 0 to 18446744073709551615\n"
     )

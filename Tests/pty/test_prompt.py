@@ -119,7 +119,7 @@ def test_ctrl_c_drops_the_half_typed_line_and_keeps_the_state(box):
     assert "error" not in after, repr(after)
     # The dropped "ad" is gone: this line is "show", not "adshow".
     assert sh.command("show") == ["1  7♥"]
-    assert sh.command("history") == [" 0  start  (empty)", "*1  add 7♥  7♥"]
+    assert sh.command("history") == [" 0  start     (empty)", "*1  add 7♥    7♥"]
     assert sh.child.isalive()
     sh.child.sendeof()
     assert sh.wait_exit() == 0
@@ -189,7 +189,7 @@ def test_quit_and_exit_end_with_status_0(box, word):
 def test_tab_completes_a_command_name(box):
     sh = box.spawn("--seed", "42")
     sh.first_prompt()
-    assert sh.command("his\t") == ["*0  start  (empty)"]
+    assert sh.command("his\t") == ["*0  start     (empty)"]
     assert sh.last_echo == "history"
 
 
@@ -243,8 +243,8 @@ def test_tab_completes_a_command_after_a_semicolon(box, separator):
     sh.first_prompt()
     assert sh.command(f"add{separator}his\t") == [
         "7♥",
-        " 0  start  (empty)",
-        "*1  add 7♥  7♥",
+        " 0  start     (empty)",
+        "*1  add 7♥    7♥",
     ]
     assert sh.last_echo == f"add{separator}history"
 
@@ -488,10 +488,10 @@ def test_interactive_runs_the_script_then_prompts_on_its_version(box):
     assert sh.command("undo") == ["error: nothing to undo"]
     assert sh.command("redo 3") == ["5♥ 3♣ 7♥"]
     assert sh.command("history") == [
-        " 0  start  (empty)",
-        " 1  add 7♥  7♥",
-        " 2  add 3♣  3♣ 7♥",
-        "*3  add 5♥  5♥ 3♣ 7♥",
+        " 0  start     (empty)",
+        " 1  add 7♥    7♥",
+        " 2  add 3♣    3♣ 7♥",
+        "*3  add 5♥    5♥ 3♣ 7♥",
     ]
     sh.child.send("quit\r")
     assert sh.wait_exit() == 0
@@ -515,7 +515,7 @@ def test_interactive_prompts_on_version_0_after_a_syntax_error(box):
     # handsh(1), DESCRIPTION: with a syntax error anywhere, nothing runs; -i then prompts on
     # the version the script reached, which is version 0.
     assert sh.command("show") == ["(empty)"]
-    assert sh.command("history") == ["*0  start  (empty)"]
+    assert sh.command("history") == ["*0  start     (empty)"]
     sh.child.sendeof()
     assert sh.wait_exit() == 0
 

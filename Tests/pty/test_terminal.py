@@ -536,10 +536,10 @@ def test_the_inputrc_example_of_the_manual_works(box):
     sh = box.spawn("--seed", "42")
     sh.first_prompt()
     sh.child.send("\x18h")  # Ctrl-X h: the example's macro
-    sh.child.expect_exact("*0  start  (empty)")
+    sh.child.expect_exact("*0  start     (empty)")
     sh.prompt()
     # completion-ignore-case: `HIS` completes to `history`.
-    assert sh.command("HIS\t") == ["*0  start  (empty)"]
+    assert sh.command("HIS\t") == ["*0  start     (empty)"]
 
 
 def test_a_signal_the_parent_ignores_stays_ignored(box):

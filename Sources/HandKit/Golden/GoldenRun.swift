@@ -1,24 +1,35 @@
-/// What a golden test's `save` does. A test never writes a file (handsh(1),
-/// GOLDEN TESTS): `save FILE` keeps the script in the test's own memory,
-/// where a later `source FILE` of the same test finds it.
+/// What a golden test's `save` and `source` do: the effects of a test on
+/// the world. A test never writes a file (handsh(1), GOLDEN TESTS).
 public protocol GoldenEffects {
   /// Keeps `script` under the name `file`; the reason when it cannot.
   mutating func save(_ script: String, to file: String) -> String?
-  /// What this test saved under the name `file`, for `source`; nil when it
-  /// saved nothing there (`source` then reads the real file).
-  func saved(_ file: String) -> [UInt8]?
+  /// Reads the script `file` for `source`.
+  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure>
 }
 
 extension GoldenEffects {
-  public func saved(_ file: String) -> [UInt8]? { nil }
+  /// Effects that read no files: every `source` fails, as for a file that
+  /// is not there.
+  public mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> {
+    .failure(ReadFailure("No such file or directory"))
+  }
 }
 
-/// The memory of one test: the files its `save`s wrote, by name as written.
-/// Nothing is seen by another test or left behind.
+/// The memory of one test: the files its `save`s wrote, by name as written,
+/// where a later `source` of the same test finds them first. Any other
+/// `source` goes to `readFile`, the real file (the shell passes its reader;
+/// the core has none). Nothing is seen by another test or left behind.
 public struct GoldenMemory: GoldenEffects, Sendable {
   public private(set) var files: [String: [UInt8]] = [:]
+  let readFile: @Sendable (String) -> Result<[UInt8], ReadFailure>
 
-  public init() {}
+  public init(
+    readFile: @escaping @Sendable (String) -> Result<[UInt8], ReadFailure> = { _ in
+      .failure(ReadFailure("No such file or directory"))
+    }
+  ) {
+    self.readFile = readFile
+  }
 
   /// Fails only where no file could ever be written: an empty name, or one
   /// that names a folder (ends in `/`). The reasons are the C library's.
@@ -29,7 +40,14 @@ public struct GoldenMemory: GoldenEffects, Sendable {
     return nil
   }
 
+  /// What this test saved under the name `file`; nil when it saved nothing
+  /// there.
   public func saved(_ file: String) -> [UInt8]? { files[file] }
+
+  public mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> {
+    if let bytes = files[file] { return .success(bytes) }
+    return readFile(file)
+  }
 }
 
 /// The names under which `save` writes into the test's own blocks.
@@ -68,6 +86,11 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     }
   }
 
+  mutating func diagnose(_ message: String, at location: SourceLocation) {
+    takeOutput()
+    lines.append(OutputLine(.stderr, Array(diagnostic(message, at: location).utf8)))
+  }
+
   /// `save /dev/stdout` and `save /dev/stderr` write the script into the
   /// test's blocks, so a test can check what `save` writes; every other
   /// name goes to the test's memory.
@@ -82,6 +105,8 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     for piece in pieces { lines.append(OutputLine(stream, Array(piece))) }
     return nil
   }
+
+  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> { effects.read(file) }
 
   mutating func freshSeed() -> UInt64 { seeds.next() }
 }

@@ -1,11 +1,19 @@
-/// The persistent stack of versions and the cursor that `undo` and `redo`
-/// move. Versions live in fixed-size chunks, so the stack grows without ever
-/// copying what it holds, and each version is a few dozen bytes.
+/// The tree of versions and the cursor that `undo`, `redo` and `goto` move
+/// (handsh(1), Versions). Versions are numbered in the order
+/// made and never dropped: a version's number is its index in one
+/// append-only store. Each remembers its parent, its depth, a jump pointer
+/// and its redo child; nothing else about a version ever changes once it is
+/// made.
+///
+/// The store is fixed-size chunks, so it grows without ever copying what it
+/// holds: the states (32 bytes each) in one, their places in the tree (16
+/// bytes each, no references, so walking the tree is plain loads) beside.
 public struct History: Sendable {
   private static let chunkShift = 12
   private static let chunkSize = 1 << chunkShift
 
-  private var chunks: [[Version]]
+  private var versions: [[Version]]
+  private var links: [[Link]]
   /// The seed of each game, in the order the versions start them. A game's
   /// shuffled order is not kept: it follows from the seed, and the session
   /// keeps the current one at hand, so a `new` costs a few bytes.
@@ -15,8 +23,11 @@ public struct History: Sendable {
   /// The few commands written otherwise than `history` would write them
   /// (`del 02`), by version number, in increasing order.
   private var spellings: [(version: Int, text: String)] = []
+  /// Where the chain of redo children from the current version ends, when
+  /// known: then `redo N` is a jump back from it, not N hops forward.
+  private var tip: Int? = 0
 
-  /// The number of versions, the redo branch included.
+  /// The number of versions, every branch included.
   public private(set) var count: Int
   /// The number of the current version.
   public private(set) var cursor: Int
@@ -28,21 +39,57 @@ public struct History: Sendable {
     var first: [Version] = []
     first.reserveCapacity(History.chunkSize)
     first.append(start)
-    chunks = [first]
+    var firstLinks: [Link] = []
+    firstLinks.reserveCapacity(History.chunkSize)
+    firstLinks.append(Link(parent: 0, depth: 0, jump: 0))
+    versions = [first]
+    links = [firstLinks]
     seeds = [seed]
     gameStarts = [0]
     count = 1
     cursor = 0
   }
 
+  private func link(_ number: Int) -> Link {
+    links[number >> History.chunkShift][number & (History.chunkSize - 1)]
+  }
+
   /// Version `number`, 0 to `count - 1`. The caller checks the range.
   public subscript(number: Int) -> Version {
-    chunks[number >> History.chunkShift][number & (History.chunkSize - 1)]
+    versions[number >> History.chunkShift][number & (History.chunkSize - 1)]
   }
 
   public var current: Version { self[cursor] }
 
-  /// The game that `version` belongs to.
+  /// The version `number` was made from: nil for version 0.
+  public func parent(of number: Int) -> Int? {
+    number == 0 ? nil : Int(link(number).parent)
+  }
+
+  /// How many versions lie on the path from version 0 to `number`, `number`
+  /// not counted: how far `undo` can go from it.
+  public func depth(of number: Int) -> Int { Int(link(number).depth) }
+
+  /// The child that `redo` moves to from `number`, if any.
+  public func redoChild(of number: Int) -> Int? {
+    let child = link(number).redo
+    return child == 0 ? nil : Int(child)
+  }
+
+  /// The ancestor of `number` (or itself) at `depth`, 0 to its depth: jump
+  /// pointers skip ahead where they do not overshoot, so this takes
+  /// O(log n) steps, and never more than the levels it climbs.
+  public func ancestor(of number: Int, atDepth depth: Int) -> Int {
+    // Below 0 is version 0, whose jump is itself.
+    let depth = max(depth, 0)
+    var number = number
+    while self.depth(of: number) > depth {
+      let here = link(number)
+      number = Int(link(Int(here.jump)).depth) >= depth ? Int(here.jump) : Int(here.parent)
+    }
+    return number
+  }
+
   /// The seed of the game that `version` belongs to.
   public func seed(of version: Version) -> UInt64 { seeds[Int(version.game)] }
 
@@ -52,9 +99,19 @@ public struct History: Sendable {
   /// The number of the version that started `version`'s game.
   public func start(of version: Version) -> Int { gameStarts[Int(version.game)] }
 
-  /// How many versions `undo` and `redo` can reach.
-  public var undoDepth: Int { cursor }
-  public var redoDepth: Int { count - 1 - cursor }
+  /// How many versions `undo` can reach: the current version's depth.
+  public var undoDepth: Int { depth(of: cursor) }
+
+  /// How many versions `redo` can reach, counting at most `limit` of them,
+  /// by walking the chain of redo children (the session knows where it ends).
+  public func redoDepth(upTo limit: Int = .max) -> Int {
+    var (number, steps) = (cursor, 0)
+    while steps < limit, let child = redoChild(of: number) {
+      number = child
+      steps += 1
+    }
+    return steps
+  }
 
   /// The command that made version `number`, as `history` writes it: as
   /// written with single spaces, `add` with its card, `new` with its seed.
@@ -83,55 +140,136 @@ public struct History: Sendable {
     spellings.append((cursor, text))
   }
 
-  /// Adds `version` after the current one, dropping the redo branch.
+  /// Adds `version` as a child of the current one and makes it current; it
+  /// becomes the current version's redo child. Constant time.
   mutating func push(_ version: Version) {
-    truncate(to: cursor + 1)
-    let (chunk, slot) = (count >> History.chunkShift, count & (History.chunkSize - 1))
+    let parent = cursor
+    let number = count
+    let (chunk, slot) = (number >> History.chunkShift, number & (History.chunkSize - 1))
     if slot == 0 {
       var fresh: [Version] = []
       fresh.reserveCapacity(History.chunkSize)
-      chunks.append(fresh)
+      versions.append(fresh)
+      var freshLinks: [Link] = []
+      freshLinks.reserveCapacity(History.chunkSize)
+      links.append(freshLinks)
     }
-    chunks[chunk].append(version)
+    // The skew-binary jump pointer (Myers): twice the parent's jump when
+    // the parent's two jumps are as long, else the parent.
+    let up = link(parent)
+    let jump = link(Int(up.jump))
+    let far = up.depth &- jump.depth == jump.depth &- link(Int(jump.jump)).depth
+    versions[chunk].append(version)
+    links[chunk].append(
+      Link(
+        parent: UInt32(truncatingIfNeeded: parent), depth: up.depth &+ 1,
+        jump: far ? jump.jump : UInt32(truncatingIfNeeded: parent)))
+    setRedo(of: parent, to: number)
     count += 1
-    cursor = count - 1
+    cursor = number
+    tip = number
   }
 
   /// Adds the first version of a new game shuffled by `seed`.
   mutating func pushGame(seed: UInt64, limit: Int) {
-    truncate(to: cursor + 1)
     let number = UInt32(truncatingIfNeeded: seeds.count)
     seeds.append(seed)
     gameStarts.append(count)
     push(Version(hand: .empty, deck: .full, game: number, limit: limit, step: .new))
   }
 
-  /// Moves the cursor by `offset`; the caller checks the range.
-  mutating func moveCursor(by offset: Int) { cursor += offset }
+  /// `undo N`: makes the ancestor `steps` up current; the caller checks
+  /// `steps <= undoDepth`. The redo children on the way already lead back.
+  mutating func undo(_ steps: Int) {
+    cursor = ancestor(of: cursor, atDepth: max(depth(of: cursor) - steps, 0))
+  }
 
-  private mutating func truncate(to newCount: Int) {
-    guard newCount < count else { return }
-    count = newCount
-    let chunksNeeded = (newCount + History.chunkSize - 1) >> History.chunkShift
-    if chunks.count > chunksNeeded { chunks.removeLast(chunks.count - chunksNeeded) }
-    let slot = newCount & (History.chunkSize - 1)
-    if slot != 0 {
-      let excess = chunks[chunks.count - 1].count - slot
-      if excess > 0 { chunks[chunks.count - 1].removeLast(excess) }
+  /// How many versions `redo` can reach, counting at most `limit` of them:
+  /// at most `limit` hops along the redo children, or none when their end
+  /// is known.
+  mutating func redoReach(upTo limit: Int) -> Int {
+    if let tip { return min(depth(of: tip) - depth(of: cursor), limit) }
+    var (number, steps) = (cursor, 0)
+    while steps < limit, let child = redoChild(of: number) {
+      number = child
+      steps += 1
     }
-    while let last = spellings.last, last.version >= newCount { spellings.removeLast() }
-    let gamesNeeded = Int(self[newCount - 1].game) + 1
-    if seeds.count > gamesNeeded {
-      seeds.removeLast(seeds.count - gamesNeeded)
-      gameStarts.removeLast(gameStarts.count - gamesNeeded)
+    if steps < limit { tip = number }
+    return steps
+  }
+
+  /// `redo N`: `steps` hops along the redo children, or a jump back from
+  /// where they end; the caller checks `steps <= redoReach(upTo: steps)`.
+  mutating func redo(_ steps: Int) {
+    if let tip, steps > 8 {
+      cursor = ancestor(of: tip, atDepth: min(depth(of: cursor) + steps, depth(of: tip)))
+      return
+    }
+    for _ in 0..<max(steps, 0) {
+      guard let child = redoChild(of: cursor) else { return }
+      cursor = child
     }
   }
 
+  /// `goto V`: makes `target` (0 to `count - 1`) current. Both ends walk up
+  /// to their common ancestor, depth first, as git finds a merge base; on
+  /// the way up from `target` each version is made its parent's redo child,
+  /// so the redo children lead from version 0 to the new current version.
+  mutating func go(to target: Int) {
+    var (from, to) = (cursor, target)
+    while depth(of: from) > depth(of: to) { from = Int(link(from).parent) }
+    while depth(of: to) > depth(of: from) { to = climb(to) }
+    while from != to {
+      from = Int(link(from).parent)
+      to = climb(to)
+    }
+    // The chain of redo children still ends at `tip` when `target` is on it.
+    if let tip,
+      depth(of: target) > depth(of: tip) || ancestor(of: tip, atDepth: depth(of: target)) != target
+    {
+      self.tip = nil
+    }
+    cursor = target
+  }
+
+  /// One step up from `number` that marks it as its parent's redo child.
+  private mutating func climb(_ number: Int) -> Int {
+    let parent = Int(link(number).parent)
+    setRedo(of: parent, to: number)
+    return parent
+  }
+
+  /// The one write to a version already made: its redo child.
+  private mutating func setRedo(of number: Int, to child: Int) {
+    links[number >> History.chunkShift][number & (History.chunkSize - 1)].redo =
+      UInt32(truncatingIfNeeded: child)
+  }
+}
+
+/// A version's place in the tree: plain numbers, 16 bytes.
+struct Link: Sendable, Equatable {
+  /// The version this one was made from (0 for version 0 itself).
+  let parent: UInt32
+  /// Versions on the path from version 0, this one not counted.
+  let depth: UInt32
+  /// An ancestor further up, for finding the ancestor at a depth in
+  /// O(log n) steps (Myers' skew-binary jump pointers).
+  let jump: UInt32
+  /// The child `redo` moves to; 0 (never a child) for none.
+  var redo: UInt32 = 0
+
+  init(parent: UInt32, depth: UInt32, jump: UInt32) {
+    self.parent = parent
+    self.depth = depth
+    self.jump = jump
+  }
 }
 
 extension History: Equatable {
   public static func == (a: History, b: History) -> Bool {
-    a.count == b.count && a.cursor == b.cursor && a.chunks == b.chunks && a.seeds == b.seeds
+    // `tip` is a cache of what the links say.
+    a.count == b.count && a.cursor == b.cursor && a.versions == b.versions && a.links == b.links
+      && a.seeds == b.seeds
       && a.gameStarts == b.gameStarts && a.spellings.elementsEqual(b.spellings, by: ==)
   }
 }

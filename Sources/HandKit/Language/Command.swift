@@ -9,6 +9,8 @@ public enum Command: Sendable, Equatable {
   case move(Int, Int)
   case undo(Int)
   case redo(Int)
+  /// `goto V`: version V, 0 or more.
+  case goto(Int)
   /// `new` with its seed; nil asks for a fresh random seed.
   case new(UInt64?)
   /// `limit N` sets the limit; `limit` prints it.
@@ -19,6 +21,8 @@ public enum Command: Sendable, Equatable {
   case deck
   case history
   case save(String)
+  /// `source FILE`: runs the script FILE in the session.
+  case source(String)
   /// `help` or `help COMMAND`.
   case help(CommandName?)
   /// `quit` or `exit`.

@@ -2,7 +2,8 @@
 /// (which breaks ties
 /// between suggestions).
 public enum CommandName: String, CaseIterable, Sendable {
-  case add, del, mv, undo, redo, new, limit, expect, show, deck, history, save, help, quit, exit
+  case add, del, mv, undo, redo, goto, new, limit, expect, show, deck, history, save, source, help
+  case quit, exit
 
   /// The command's syntax, as usage messages and `help` write it.
   public var usage: String {
@@ -12,10 +13,12 @@ public enum CommandName: String, CaseIterable, Sendable {
     case .mv: "mv A B"
     case .undo: "undo [N]"
     case .redo: "redo [N]"
+    case .goto: "goto V"
     case .new: "new [SEED]"
     case .limit: "limit [N]"
-    case .expect: "expect CARD…"
+    case .expect: "expect CARD…|empty"
     case .save: "save FILE"
+    case .source: "source FILE"
     case .help: "help [COMMAND]"
     case .show, .deck, .history, .quit, .exit: rawValue
     }
@@ -39,6 +42,7 @@ public enum CommandName: String, CaseIterable, Sendable {
     case 0x766D: self = .mv
     case 0x6F64_6E75: self = .undo
     case 0x6F64_6572: self = .redo
+    case 0x6F74_6F67: self = .goto
     case 0x77_656E: self = .new
     case 0x74_696D_696C: self = .limit
     case 0x7463_6570_7865: self = .expect
@@ -46,6 +50,7 @@ public enum CommandName: String, CaseIterable, Sendable {
     case 0x6B63_6564: self = .deck
     case 0x79_726F_7473_6968: self = .history
     case 0x6576_6173: self = .save
+    case 0x6563_7275_6F73: self = .source
     case 0x706C_6568: self = .help
     case 0x7469_7571: self = .quit
     case 0x7469_7865: self = .exit

@@ -280,6 +280,7 @@ public struct LineParser: IteratorProtocol {
       } else {
         command = .redo(1)
       }
+    case .goto: command = .goto(try LineParser.version(required()))
     case .new:
       if let word = try optional() {
         command = .new(try LineParser.seed(word))
@@ -305,6 +306,7 @@ public struct LineParser: IteratorProtocol {
     case .deck: command = .deck
     case .history: command = .history
     case .save: command = .save(LineParser.file(try required()))
+    case .source: command = .source(LineParser.file(try required()))
     case .help:
       if let word = try optional() {
         command = .help(try LineParser.topic(word))
@@ -337,14 +339,26 @@ public struct LineParser: IteratorProtocol {
     try wholeNumber(word, naming: "count")
   }
 
-  /// A position or a count: 1 to 9223372036854775807.
-  private static func wholeNumber(_ word: Word, naming what: String) throws(Failure) -> Int {
-    guard let value = number(word), value >= 1, value <= UInt64(Int.max) else {
-      throw Failure(
-        message: "invalid \(what) '\(word.text)': expected a whole number of 1 or more",
-        offset: word.start)
-    }
-    return Int(value)
+  private static func version(_ word: Word) throws(Failure) -> Int {
+    try wholeNumber(word, naming: "version", from: 0)
+  }
+
+  /// A position or a count (1 to 9223372036854775807), or a version (0 to
+  /// that). Digits past the top say so, not that a number was expected.
+  private static func wholeNumber(_ word: Word, naming what: String, from least: UInt64 = 1)
+    throws(Failure) -> Int
+  {
+    let value = number(word)
+    if let value, value >= least, value <= UInt64(Int.max) { return Int(value) }
+    let allDigits =
+      !word.isQuoted && !word.bytes.isEmpty
+      && word.bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    // Digits that overflow, or a value over the top (not under the bottom).
+    let tooLarge = allDigits && (value.map { $0 >= least } ?? true)
+    let expected =
+      tooLarge
+      ? "at most \(Int.max)" : "expected a whole number of \(least) or more"
+    throw Failure(message: "invalid \(what) '\(word.text)': \(expected)", offset: word.start)
   }
 
   private static func limit(_ word: Word) throws(Failure) -> Int {

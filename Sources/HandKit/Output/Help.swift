@@ -7,6 +7,7 @@ extension CommandName {
     case .mv: "move the card at position A so that it ends at position B"
     case .undo: "step back N versions (default 1)"
     case .redo: "step forward N versions (default 1)"
+    case .goto: "make version V current, whichever branch it is on"
     case .new: "start a new game shuffled by SEED (or a random seed)"
     case .limit: "set the most cards a hand can hold (1-52), or print it"
     case .expect: "check that the hand is exactly these cards, or empty"
@@ -14,6 +15,7 @@ extension CommandName {
     case .deck: "print the deck and discard counts and the seed"
     case .history: "print every version, marking the current one"
     case .save: "write a script that rebuilds the current version"
+    case .source: "run the script FILE in this session"
     case .help: "list the commands, or explain one"
     case .quit: "end the session or the script"
     case .exit: "end the session or the script (same as quit)"
@@ -35,9 +37,23 @@ extension CommandName {
     case .mv:
       ["The cards between shift by one. mv 2 2 changes nothing.", "Example: mv 3 1"]
     case .undo:
-      ["Only moves the current version; redo steps forward again.", "Example: undo 2"]
+      [
+        "Moves to the version this one was made from; no version is ever lost.",
+        "A change after undo starts a branch: history shows it, goto reaches it.",
+        "Example: undo 2",
+      ]
     case .redo:
-      ["A change after undo drops the versions redo could reach.", "Example: redo"]
+      [
+        "Moves to the child most recently current: after undo, back where the",
+        "undo came from; after goto V then undo, back to V.",
+        "Example: redo",
+      ]
+    case .goto:
+      [
+        "V is a version's number, as history shows it (0 is the start). Only",
+        "moves the current version; undo and redo then walk V's branch.",
+        "Example: goto 4",
+      ]
     case .new:
       ["Empty hand, full deck, the limit unchanged. Undoable.", "Example: new 42"]
     case .limit:
@@ -49,12 +65,24 @@ extension CommandName {
     case .deck:
       ["The seed reproduces the game: handsh --seed S.", "Example: deck"]
     case .history:
-      ["Example: history"]
+      [
+        "In the order made: * marks the current version, (from P) the start of",
+        "a branch off version P.",
+        "Example: history",
+      ]
     case .save:
       [
         "The script starts a new game with the same seed and replays the path to",
         "the current version. Quote FILE with \"…\" when it has spaces.",
         "Example: save game.hand",
+      ]
+    case .source:
+      [
+        "FILE is checked whole first; a syntax error runs none of it. Each of its",
+        "commands makes a version as if typed; the first failure ends FILE, and",
+        "quit ends FILE only. Sources nest 16 deep at most. Quote FILE with \"…\"",
+        "when it has spaces.",
+        "Example: source setup.hand",
       ]
     case .help:
       ["Example: help mv"]

@@ -61,11 +61,15 @@ public struct Renderer: Sendable {
     out.append(newline)
   }
 
-  /// `history`: every version, oldest first, the current one marked.
+  /// `history`: every version in the order made, the current one marked,
+  /// and where a branch starts, the version it starts from.
   public func writeHistory(_ history: History, to out: inout [UInt8]) {
     var next: Int? = 0
     while let from = next { next = writeHistory(history, from: from, upTo: .max, to: &out) }
   }
+
+  /// The least width of the command column of `history`, in characters.
+  public static let historyCommandWidth = 8
 
   /// `history` in pieces, so that it can stream: the versions from `from`
   /// on, until `out` holds at least `size` bytes. Returns the version to
@@ -78,8 +82,13 @@ public struct Renderer: Sendable {
       if out.count >= size { return number }
       let version = history[number]
       let command = history.commandText(of: number, ascii: style.ascii)
+      let parent = history.parent(of: number)
       if style.json {
-        out.append(contentsOf: "{\"version\":\(number),\"command\":".utf8)
+        out.append(contentsOf: "{\"version\":".utf8)
+        writeNumber(number, to: &out)
+        out.append(contentsOf: ",\"parent\":".utf8)
+        if let parent { writeNumber(parent, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        out.append(contentsOf: ",\"command\":".utf8)
         writeJSONString(command, to: &out)
         out.append(contentsOf: ",\"hand\":".utf8)
         writeJSONHand(version.hand, to: &out)
@@ -94,8 +103,19 @@ public struct Renderer: Sendable {
         } else {
           out.append(contentsOf: command.utf8)
         }
+        let length = command.unicodeScalars.count
+        if length < Renderer.historyCommandWidth {
+          out.append(
+            contentsOf: repeatElement(
+              UInt8(ascii: " "), count: Renderer.historyCommandWidth - length))
+        }
         out.append(contentsOf: "  ".utf8)
         writeHand(version.hand, colored: true, to: &out)
+        if let parent, parent != number - 1 {
+          out.append(contentsOf: "  (from ".utf8)
+          writeNumber(parent, to: &out)
+          out.append(UInt8(ascii: ")"))
+        }
       }
       out.append(newline)
     }
@@ -153,6 +173,14 @@ public struct Renderer: Sendable {
       "expected \(handText(Hand(expected))), hand is \(handText(actual))"
     case .cannotWrite(let file, let reason):
       "cannot write \(safeWord(file.utf8, limit: quotedFileLimit)): \(reason)"
+    case .noVersion(let number, let last): "no version \(number) (versions 0 to \(last))"
+    case .cannotRead(let file, let reason):
+      "cannot read \(safeWord(file.utf8, limit: quotedFileLimit)): \(reason)"
+    case .nestedTooDeeply(let file):
+      "cannot source \(safeWord(file.utf8, limit: quotedFileLimit)): nested too deeply"
+        + " (\(LineExecutor.sourceDepthLimit) files)"
+    // Reported at the line of the file that failed; never shown.
+    case .sourceFailed: "source failed"
     }
   }
 

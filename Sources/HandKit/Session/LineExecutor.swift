@@ -1,15 +1,28 @@
-/// Where the commands of a line send what they show, and the two things a
-/// command may ask of the world outside the library: writing a saved script
-/// and drawing a fresh seed. The shell writes to the process's streams; a
-/// golden test captures both streams line by line.
+/// Why a file named by `source` cannot be read: the reason, as `strerror`
+/// words it (`No such file or directory`).
+public struct ReadFailure: Error, Sendable, Equatable {
+  public let reason: String
+  public init(_ reason: String) { self.reason = reason }
+}
+
+/// Where the commands of a line send what they show, and the three things a
+/// command may ask of the world outside the library: writing a saved script,
+/// reading a sourced one and drawing a fresh seed. The shell writes to the
+/// process's streams; a golden test captures both streams line by line.
 public protocol CommandSink {
   /// Bytes for stdout, appended by the renderers.
   var out: [UInt8] { get set }
   /// A syntax error or a failed command: its message and the 1-based column
   /// of the word it is about. Output appended so far comes first.
   mutating func diagnose(_ message: String, column: Int)
+  /// A syntax error or a failed command on a line of a sourced file: always
+  /// `FILE:LINE:COLUMN: error: MESSAGE`, at the prompt and in tests too.
+  mutating func diagnose(_ message: String, at location: SourceLocation)
   /// `save FILE`: writes `script`; the reason when it cannot.
   mutating func save(_ script: String, to file: String) -> String?
+  /// `source FILE`: the file's bytes, whole, or up to a line longer than
+  /// `LineParser.maximumLineLength` (reading may stop there).
+  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure>
   /// `new` without a seed.
   mutating func freshSeed() -> UInt64
   /// After each command that ran, and between the pieces of a long output:
@@ -53,6 +66,12 @@ public struct LineExecutor: Sendable {
   public let echo: Bool
   /// `--quiet`: no hand line after a change.
   public let quiet: Bool
+  /// The sourced files being run, innermost last, each with the number of
+  /// its line that is running: where their diagnostics point.
+  @usableFromInline var sources: [(file: String, line: Int)] = []
+
+  /// The most sourced files open at once (handsh(1), COMMANDS, source).
+  public static let sourceDepthLimit = 16
 
   public init(session: Session, renderer: Renderer, echo: Bool = false, quiet: Bool = false) {
     self.session = session
@@ -89,7 +108,7 @@ public struct LineExecutor: Sendable {
       let item = parser.nextItem()
       if case .end = item { break }
       guard case .command(let command, let span) = item else { continue }
-      switch run(command, span: span, parser: &parser, sink: &sink) {
+      switch run(command, span: span, parser: &parser, keepGoing: keepGoing, sink: &sink) {
       case .ran: break
       case .failed: if !keepGoing { return .failed }
       case .quit: return .quit
@@ -101,8 +120,10 @@ public struct LineExecutor: Sendable {
 
   /// Runs one command that `parser` has just read (`span` holds its
   /// words): echoes it, applies it, shows the outcome or reports the failure.
+  /// `keepGoing` (`-k`) lets a sourced file go on after a failed command.
   @inlinable public mutating func run<Sink: CommandSink>(
-    _ command: Command, span: Range<Int>, parser: inout LineParser, sink: inout Sink
+    _ command: Command, span: Range<Int>, parser: inout LineParser, keepGoing: Bool = false,
+    sink: inout Sink
   ) -> CommandEnd {
     if echo { renderer.writeEcho(parser.words(in: span), to: &sink.out) }
     var failure: CommandError?
@@ -110,17 +131,101 @@ public struct LineExecutor: Sendable {
       let outcome = try session.apply(command, written: spelling(command, span, parser)) {
         sink.freshSeed()
       }
-      if case .quit = outcome { return .quit }
-      failure = show(outcome, sink: &sink)
+      switch outcome {
+      case .quit: return .quit
+      case .source(let file):
+        guard try source(file, keepGoing: keepGoing, sink: &sink) else { return .stopped }
+      default: failure = show(outcome, sink: &sink)
+      }
     } catch {
       failure = error
     }
     if let failure {
-      sink.commandFailed(span: span)
-      sink.diagnose(renderer.message(for: failure), column: parser.column(at: span.lowerBound))
+      // A sourced file's failure was reported at its own line.
+      if failure == .sourceFailed { return .failed }
+      let column = parser.column(at: span.lowerBound)
+      if let (file, line) = sources.last {
+        sink.diagnose(
+          renderer.message(for: failure),
+          at: SourceLocation(source: safeText(file.utf8), line: line, column: column))
+      } else {
+        sink.commandFailed(span: span)
+        sink.diagnose(renderer.message(for: failure), column: column)
+      }
       return .failed
     }
     return sink.commandDone() ? .ran : .stopped
+  }
+
+  /// `source FILE` (handsh(1), COMMANDS): reads FILE through the sink,
+  /// checks all of it, then runs its commands in this session, each as if
+  /// typed. Throws `.sourceFailed` when FILE had syntax errors or a command
+  /// of it failed (each reported at its line); false when the sink asked to
+  /// stop. `quit` ends FILE only.
+  @usableFromInline mutating func source<Sink: CommandSink>(
+    _ file: String, keepGoing: Bool, sink: inout Sink
+  ) throws(CommandError) -> Bool {
+    guard sources.count < LineExecutor.sourceDepthLimit else {
+      throw .nestedTooDeeply(file: file)
+    }
+    let text: [UInt8]
+    switch sink.read(file) {
+    case .success(let bytes): text = bytes
+    case .failure(let failure): throw .cannotRead(file: file, reason: failure.reason)
+    }
+    let shown = safeText(file.utf8)
+    sources.append((file, 0))
+    defer { sources.removeLast() }
+    return try text.withUnsafeBufferPointer { text throws(CommandError) -> Bool in
+      let ascii = LineParser.isASCII(text)
+      // The whole file first: any syntax error, and none of it runs.
+      var errors = 0
+      var lines = SourcedLines(text)
+      while let line = lines.next() {
+        guard let bytes = line.bytes else {
+          sink.diagnose(
+            LineParser.tooLongMessage,
+            at: SourceLocation(source: shown, line: line.number, column: 1))
+          errors += 1
+          break
+        }
+        var parser = LineParser(bytes, knownASCII: ascii)
+        while true {
+          let item = parser.nextItem()
+          if case .end = item { break }
+          if case .error(let error) = item {
+            sink.diagnose(
+              error.message,
+              at: SourceLocation(source: shown, line: line.number, column: error.column))
+            errors += 1
+          }
+        }
+      }
+      guard errors == 0 else { throw .sourceFailed }
+      var failed = false
+      lines = SourcedLines(text)
+      while let line = lines.next(), let bytes = line.bytes {
+        sources[sources.count - 1].line = line.number
+        var parser = LineParser(bytes, knownASCII: ascii)
+        while true {
+          let item = parser.nextItem()
+          if case .end = item { break }
+          guard case .command(let command, let span) = item else { continue }
+          switch run(command, span: span, parser: &parser, keepGoing: keepGoing, sink: &sink) {
+          case .ran: break
+          case .failed:
+            failed = true
+            if !keepGoing { throw .sourceFailed }
+          case .quit:
+            if failed { throw .sourceFailed }
+            return true
+          case .stopped: return false
+          }
+        }
+      }
+      if failed { throw .sourceFailed }
+      return true
+    }
   }
 
   /// How `history` must write a change typed with padded numbers (`del 02`).
@@ -140,7 +245,8 @@ public struct LineExecutor: Sendable {
     switch outcome {
     case .changed:
       if !quiet { renderer.writeHandLine(session.history, to: &sink.out) }
-    case .nothing, .quit: break
+    // `run` handles a source before it shows anything.
+    case .nothing, .quit, .source: break
     case .show: renderer.writeShow(session.history, to: &sink.out)
     case .deck: renderer.writeDeck(session.history, to: &sink.out)
     case .history:

@@ -13,5 +13,7 @@ public enum Outcome: Sendable, Equatable {
   case help(CommandName?)
   /// Write `script` to `file` (I/O is the shell's job).
   case save(file: String, script: String)
+  /// Run the script `file` in this session (reading it is the shell's job).
+  case source(file: String)
   case quit
 }

@@ -3,8 +3,8 @@
 public struct Session: Sendable {
   public private(set) var history: History
   /// The game last drawn from, shuffled: the history keeps only seeds, and
-  /// shuffling again per `add` would be slow. Known by its seed, since game
-  /// numbers come back after a `new` replaces an undone one.
+  /// shuffling again per `add` would be slow. Known by its seed: moving
+  /// between branches moves between games.
   private var dealt: Game
 
   public init(seed: UInt64, limit: Int = 5) {
@@ -59,13 +59,22 @@ public struct Session: Sendable {
         now, hand: now.hand.moving(from: a, to: b), .move(UInt8(from), UInt8(to)),
         written: written)
     case .undo(let steps):
-      guard history.undoDepth > 0 else { throw .nothingToUndo }
-      guard steps <= history.undoDepth else { throw .cannotUndo(steps, only: history.undoDepth) }
-      history.moveCursor(by: -steps)
+      let depth = history.undoDepth
+      guard depth > 0 else { throw .nothingToUndo }
+      guard steps <= depth else { throw .cannotUndo(steps, only: depth) }
+      history.undo(steps)
     case .redo(let steps):
-      guard history.redoDepth > 0 else { throw .nothingToRedo }
-      guard steps <= history.redoDepth else { throw .cannotRedo(steps, only: history.redoDepth) }
-      history.moveCursor(by: steps)
+      // Walks at most `steps` redo children: when fewer, that is all of them.
+      let reach = history.redoReach(upTo: steps)
+      guard reach > 0 else { throw .nothingToRedo }
+      guard steps <= reach else { throw .cannotRedo(steps, only: reach) }
+      history.redo(steps)
+    case .goto(let target):
+      guard target >= 0, target < history.count else {
+        throw .noVersion(target, last: history.count - 1)
+      }
+      guard target != history.cursor else { return .nothing }
+      history.go(to: target)
     case .new(let seed):
       history.pushGame(seed: seed ?? freshSeed(), limit: now.limit)
     case .limit(nil):
@@ -88,6 +97,7 @@ public struct Session: Sendable {
     case .deck: return .deck
     case .history: return .history
     case .save(let file): return .save(file: file, script: saveScript())
+    case .source(let file): return .source(file: file)
     case .help(let topic): return .help(topic)
     case .quit: return .quit
     }
@@ -110,16 +120,15 @@ public struct Session: Sendable {
     let now = history.current
     let start = history.start(of: now)
     let seed = history.seed(of: now)
-    var lines = [
-      "#!/usr/bin/env handsh",
-      "new \(seed)",
-      "limit \(history[start].limit)",
-    ]
-    if start < history.cursor {
-      for number in (start + 1)...history.cursor {
-        lines.append(history[number].step.text(seed: seed, ascii: true))
-      }
+    // The path up from the current version to the game's start, reversed.
+    var steps: [String] = []
+    var number = history.cursor
+    while number != start, let parent = history.parent(of: number) {
+      steps.append(history[number].step.text(seed: seed, ascii: true))
+      number = parent
     }
+    let lines =
+      ["#!/usr/bin/env handsh", "new \(seed)", "limit \(history[start].limit)"] + steps.reversed()
     return lines.joined(separator: "\n") + "\n"
   }
 }

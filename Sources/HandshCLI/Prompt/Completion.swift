@@ -60,7 +60,7 @@ package struct Completions: Equatable {
 /// command names at the start of a command, topics after `help`, the
 /// deck's cards in new-deck order after `add`, the hand's positions after
 /// `del` and `mv`, the hand's cards top first after `expect`, and file
-/// names after `save`. Nothing inside a comment.
+/// names after `save` and `source`. Nothing inside a comment.
 package func completions(typed: String, after before: String, in context: CompletionContext)
   -> Completions
 {
@@ -72,7 +72,7 @@ package func completions(typed: String, after before: String, in context: Comple
   let arguments = words.count - 1
   if quoted {
     // A quoted word is a FILE, never a card, a number or a name.
-    guard command == "save", arguments == 0 else { return Completions() }
+    guard command == "save" || command == "source", arguments == 0 else { return Completions() }
     return fileNames(startingWith: unescaped(typed), in: context)
   }
   switch (command, arguments) {
@@ -93,7 +93,7 @@ package func completions(typed: String, after before: String, in context: Comple
     let named = words.dropFirst().compactMap { Card(parsing: Array($0.utf8)) }
     let left = context.hand.filter { !named.contains($0) }
     return Completions(.words, names(of: left, spelledBy: typed, ascii: context.ascii))
-  case ("save", 0):
+  case ("save", 0), ("source", 0):
     return fileNames(startingWith: typed, in: context)
   default:
     return Completions()

@@ -143,7 +143,7 @@ struct GoldenTestRun {
       return outcome(.error(file.diagnostics.map { $0.text(path: shown) }))
     }
     guard !file.checksNothing else { return outcome(.skipped) }
-    let result = file.run(effects: GoldenMemory())
+    let result = file.run(effects: GoldenMemory(readFile: readSourced))
     guard !result.passed else { return outcome(.passed) }
     let diff = result.diff(path: item.path)
     guard !options.review else {

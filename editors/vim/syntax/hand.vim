@@ -25,8 +25,8 @@ let s:before = '\%(^\|[ \t;]\)\@<='
 let s:after = '\ze\%([ \t;#]\|$\)'
 
 " The command names, lowercase only (handsh(1), COMMANDS).
-syntax keyword handCommand add del mv undo redo new limit expect show deck
-syntax keyword handCommand history save help quit exit
+syntax keyword handCommand add del mv undo redo goto new limit expect show deck
+syntax keyword handCommand history save source help quit exit
 syntax keyword handEmpty empty
 
 " A card: a rank, then a suit as a symbol (optionally followed by U+FE0F) or
