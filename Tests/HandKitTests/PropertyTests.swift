@@ -4,24 +4,92 @@ import Testing
 
 /// Properties over thousands of random command sequences (handsh(1), The game, and save under COMMANDS).
 @Suite struct PropertyTests {
-  /// A random command, valid or not, as text: positions and counts run a
-  /// little past what the state allows so that failures are common too.
-  private func randomCommand(_ random: inout SplitMix64) -> String {
+  /// A random command, valid or not, as text, for the state of `session`:
+  /// positions run from 1 to two past the hand's size, undo and redo counts
+  /// up to two past the history's depth (or 10), and limits over all of 1...52 (half of
+  /// them 52), so that hands grow past the ten cards a hand keeps inline
+  /// and the deck runs out; `new` is rare, so a game lasts. Failures are
+  /// common too. (The generators once drew limits of at most 8 and
+  /// positions of at most 7: no hand ever reached 11 cards, no deck ran
+  /// out, and a bug in either went unseen.)
+  private func randomCommand(_ random: inout SplitMix64, for session: Session) -> String {
     let card = Card.all[Int(random.next() % 52)].name(ascii: random.next() % 2 == 0)
-    let small = { (r: inout SplitMix64) in 1 + Int(r.next() % 7) }
-    switch random.next() % 14 {
-    case 0, 1, 2: return "add"
-    case 3: return "add \(card)"
-    case 4, 5: return "del \(small(&random))"
-    case 6: return "mv \(small(&random)) \(small(&random))"
-    case 7: return "undo"
-    case 8: return "undo \(small(&random))"
-    case 9: return "redo"
-    case 10: return "redo \(small(&random))"
-    case 11: return random.next() % 4 == 0 ? "new \(random.next() % 5)" : "limit \(small(&random))"
-    case 12: return "expect \(card)"
+    let size = session.current.hand.count
+    let position = { (r: inout SplitMix64) in 1 + Int(r.next() % UInt64(size + 2)) }
+    // Mostly small, so that a run's history grows long.
+    let count = { (r: inout SplitMix64, depth: Int) in 1 + Int(r.next() % UInt64(min(depth, 8) + 2))
+    }
+    switch random.next() % 64 {
+    case 0..<16: return "add"
+    case 16..<20: return "add \(card)"
+    case 20..<30: return "del \(position(&random))"
+    case 30..<42: return "mv \(position(&random)) \(position(&random))"
+    case 42..<45: return "undo"
+    case 45..<48: return "undo \(count(&random, session.history.undoDepth))"
+    case 48..<51: return "redo"
+    case 51..<54: return "redo \(count(&random, session.history.redoDepth(upTo: 10)))"
+    case 54..<59: return random.next() % 2 == 0 ? "limit 52" : "limit \(1 + random.next() % 52)"
+    case 59: return "new \(random.next() % 5)"
+    case 60, 61: return "expect \(card)"
     default: return "limit"
     }
+  }
+
+  /// Which states the random runs reached: a test of the generators, so
+  /// that widening the state space cannot silently narrow again.
+  private struct Reached {
+    var largestHand = 0
+    var emptyDeck = 0
+    var addOnEmptyDeck = 0
+    var fullHand = 0
+    var largestLimit = 0
+    var longestHistory = 0
+
+    mutating func note(_ session: Session, _ result: Result<Outcome, CommandError>) {
+      let now = session.current
+      largestHand = max(largestHand, now.hand.count)
+      largestLimit = max(largestLimit, now.limit)
+      longestHistory = max(longestHistory, session.history.count)
+      if now.deck.count == 0 { emptyDeck += 1 }
+      if case .failure(.deckEmpty) = result { addOnEmptyDeck += 1 }
+      if case .failure(.handFull) = result { fullHand += 1 }
+    }
+
+    func check(longRuns: Bool) {
+      #expect(largestHand >= 11, "no hand past the inline ten cards: \(largestHand)")
+      #expect(largestLimit == 52)
+      #expect(fullHand > 0, "no add on a full hand")
+      guard longRuns else { return }
+      #expect(largestHand >= 20, "no hand of 20 cards: \(largestHand)")
+      #expect(emptyDeck > 0, "the deck never ran out")
+      #expect(addOnEmptyDeck > 0, "no add on an empty deck")
+      #expect(longestHistory > 1000, "no long history: \(longestHistory)")
+    }
+  }
+
+  /// Checks that a successful add, del or mv did to the hand what a plain
+  /// array does: the reference model of the hand, whatever its size.
+  private func checkAgainstModel(
+    _ command: Command, before: [Card], after: Session, _ result: Result<Outcome, CommandError>
+  ) {
+    guard case .success(.changed) = result else { return }
+    let hand = after.current.hand.cards
+    var model = before
+    switch command {
+    case .add(let card):
+      guard let top = hand.first else {
+        Issue.record("add left an empty hand")
+        return
+      }
+      if let card { #expect(top == card) }
+      #expect(!before.contains(top), "add drew \(top), already in the hand")
+      model.insert(top, at: 0)
+    case .delete(let position): model.remove(at: position - 1)
+    case .move(let from, let to): model.insert(model.remove(at: from - 1), at: to - 1)
+    default: return
+    }
+    #expect(hand == model, "\(command) on \(before.count) cards")
+    #expect(after.current.hand == Hand(model), "\(command): the hand differs from its own cards")
   }
 
   private func command(_ text: String) -> Command? {
@@ -42,20 +110,51 @@ import Testing
 
   @Test func failedCommandsChangeNothingAndCardsStayPartitioned() {
     var random = SplitMix64(seed: 2024)
+    var reached = Reached()
     for sequence in 0..<300 {
-      var session = Session(seed: UInt64(sequence), limit: 1 + sequence % 8)
-      for _ in 0..<120 {
-        guard let command = command(randomCommand(&random)) else {
+      var session = Session(seed: UInt64(sequence), limit: 1 + sequence % 52)
+      for _ in 0..<200 {
+        guard let command = command(randomCommand(&random, for: session)) else {
           Issue.record("generated an invalid command")
           continue
         }
         let before = session
-        if case .failure = session.run(command, freshSeed: { 5 }) {
+        let result = session.run(command, freshSeed: { 5 })
+        if case .failure = result {
           #expect(session.history == before.history, "a failed \(command) changed the state")
         }
+        checkAgainstModel(command, before: before.current.hand.cards, after: session, result)
         checkCardsArePartitioned(session)
+        reached.note(session, result)
       }
     }
+    reached.check(longRuns: false)
+  }
+
+  /// Long runs, of thousands of commands each: long histories, many games,
+  /// hands of any size and decks run out, checked as above.
+  @Test func longRunsKeepEveryRule() {
+    var random = SplitMix64(seed: 31)
+    var reached = Reached()
+    for sequence in 0..<8 {
+      var session = Session(seed: UInt64(sequence), limit: 52)
+      for _ in 0..<5000 {
+        guard let command = command(randomCommand(&random, for: session)) else {
+          Issue.record("generated an invalid command")
+          continue
+        }
+        let before = session.history
+        let hand = session.current.hand.cards
+        let result = session.run(command, freshSeed: { 9 })
+        if case .failure = result {
+          #expect(session.history == before, "a failed \(command) changed the state")
+        }
+        checkAgainstModel(command, before: hand, after: session, result)
+        checkCardsArePartitioned(session)
+        reached.note(session, result)
+      }
+    }
+    reached.check(longRuns: true)
   }
 
   @Test func undoThenRedoReturnsTheIdenticalVersion() {
@@ -63,7 +162,9 @@ import Testing
     for sequence in 0..<300 {
       var session = Session(seed: UInt64(sequence))
       for _ in 0..<80 {
-        if let command = command(randomCommand(&random)) { _ = session.run(command) { 3 } }
+        if let command = command(randomCommand(&random, for: session)) {
+          _ = session.run(command) { 3 }
+        }
       }
       let depth = session.history.undoDepth
       guard depth > 0 else { continue }
@@ -79,9 +180,11 @@ import Testing
   @Test func saveThenReplayRebuildsTheVersion() {
     var random = SplitMix64(seed: 7)
     for sequence in 0..<300 {
-      var session = Session(seed: UInt64(sequence), limit: 3 + sequence % 5)
+      var session = Session(seed: UInt64(sequence), limit: 3 + sequence % 50)
       for _ in 0..<60 {
-        if let command = command(randomCommand(&random)) { _ = session.run(command) { 11 } }
+        if let command = command(randomCommand(&random, for: session)) {
+          _ = session.run(command) { 11 }
+        }
       }
       var replay = Session(seed: 12345)
       for line in session.saveScript().split(separator: "\n") {
@@ -106,7 +209,9 @@ import Testing
     var random = SplitMix64(seed: 5)
     var session = Session(seed: 1, limit: 52)
     for _ in 0..<3000 {
-      if let command = command(randomCommand(&random)) { _ = session.run(command) { 77 } }
+      if let command = command(randomCommand(&random, for: session)) {
+        _ = session.run(command) { 77 }
+      }
     }
     let history = session.history
     for number in 1..<history.count {

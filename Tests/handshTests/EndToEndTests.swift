@@ -447,13 +447,17 @@ final class EndToEndTests: XCTestCase {
     XCTAssertEqual(try temporaryFiles(in: "d"), [])
   }
 
-  /// A folder without write permission. Root writes anyway, so as root
-  /// handsh runs as `nobody` through setpriv (or the test is skipped).
+  /// A folder without write permission, holding a file the user may not
+  /// write either: `Permission denied`, nothing changed. (A file they may
+  /// write is written in place: SaveAuditTests.) Root writes anyway, so as
+  /// root handsh runs as `nobody` through setpriv (or the test is skipped);
+  /// the file is read-only so that the test means the same as any user.
   func testSaveIntoReadOnlyFolder() throws {
     let readOnly = folder.appendingPathComponent("ro", isDirectory: true)
     try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: false)
     let older = Data("#!/usr/bin/env handsh\nnew 1\nlimit 5\nadd AS\n".utf8)
     try older.write(to: readOnly.appendingPathComponent("x.hand"))
+    XCTAssertEqual(chmod(readOnly.appendingPathComponent("x.hand").path, 0o444), 0)
     XCTAssertEqual(chmod(readOnly.path, 0o555), 0)
     defer { _ = chmod(readOnly.path, 0o755) }
 
