@@ -172,6 +172,24 @@ final class EdgeWriteTests: XCTestCase {
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("sticky")), ["shared"])
   }
 
+  // MARK: - No memory reserved by a file's size (finding 5)
+
+  /// A 2 GB sparse script under a 600 MB address-space limit ends with the
+  /// line-limit error, not a failed allocation.
+  func testHugeSparseScriptNeedsNoMemoryOfItsSize() throws {
+    if ProcessInfo.processInfo.environment["HANDSH_TEST_SANITIZER"] != nil {
+      throw XCTSkip("a sanitizer's shadow memory needs more address space than the limit")
+    }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") else {
+      throw XCTSkip("no prlimit(1) to limit the address space with")
+    }
+    XCTAssertEqual(open(path("sparse.hand"), O_CREAT | O_WRONLY, 0o644).closing, 0)
+    XCTAssertEqual(truncate(path("sparse.hand"), 2_000_000_000), 0)
+    let result = try sh(#"/usr/bin/prlimit --as=600000000 "$H" sparse.hand"#)
+    XCTAssertEqual(result.err, "sparse.hand:1:1: error: line is longer than 1048576 bytes\n")
+    XCTAssertEqual(result.status, 1)
+  }
+
   // MARK: - A non-blocking stdout (finding 9)
 
   /// Stdout a non-blocking pipe whose reader is slow: every byte arrives,
