@@ -190,6 +190,21 @@ final class EdgeWriteTests: XCTestCase {
     XCTAssertEqual(result.status, 1)
   }
 
+  // MARK: - The largest status wins (finding 7)
+
+  /// A missing test PATH (2) and a write error on stdout (1): status 2.
+  func testMissingTestPathWinsOverAWriteError() throws {
+    try requireRoot("mknod makes the full device")
+    XCTAssertEqual(mknod(path("full"), S_IFCHR | 0o666, dev_t((1 << 8) | 7)), 0)
+    try make("t.hand", "show\n#> (empty)\n")
+    let result = try sh(#""$H" --test missing.hand t.hand > full"#)
+    XCTAssertEqual(
+      result.err,
+      "handsh: cannot open 'missing.hand': No such file or directory\n"
+        + "handsh: write error: No space left on device\n")
+    XCTAssertEqual(result.status, 2)
+  }
+
   // MARK: - A non-blocking stdout (finding 9)
 
   /// Stdout a non-blocking pipe whose reader is slow: every byte arrives,
