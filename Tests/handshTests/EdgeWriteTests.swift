@@ -226,6 +226,18 @@ final class EdgeWriteTests: XCTestCase {
     XCTAssertEqual(try Data(contentsOf: url("got.txt")), try Data(contentsOf: url("ref.txt")))
   }
 
+  // MARK: - Invisible characters in messages (finding 8)
+
+  /// A tag character hidden in a word, and a Hangul filler after one, are
+  /// shown by number: the message never reads `unknown command 'add'`.
+  func testInvisibleCharactersInAWordAreShown() throws {
+    let result = try sh(#"printf 'ad\363\240\201\241d\nadd\357\276\240\n' | "$H" -k -"#)
+    XCTAssertEqual(
+      result.err,
+      "<stdin>:1:1: error: unknown command 'ad\\u{E0061}d' (did you mean 'add'?)\n"
+        + "<stdin>:2:1: error: unknown command 'add\\u{FFA0}' (did you mean 'add'?)\n")
+  }
+
   // MARK: - Helpers
 
   private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
