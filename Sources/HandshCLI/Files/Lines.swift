@@ -263,25 +263,23 @@ func readFile(_ path: [UInt8], regularOnly: Bool = false) -> Result<[UInt8], Sys
   }
 }
 
-/// The end of a file, read backwards from its end: at most its last
-/// `lines` lines and `bytes` bytes, starting at the start of a line (a
-/// line cut by the byte bound is left out). For the history file
-/// (handsh(1), FILES), which something else may have made huge: the work
-/// is bounded by the bounds, not by the file's size. The offset the text
-/// starts at, and the text; nil with errno set when reading failed.
-func readTail(_ fd: Int32, lines: Int, bytes: Int) -> (start: Int, text: [UInt8])? {
-  var status = stat()
-  guard fstat(fd, &status) == 0 else { return nil }
-  let size = Int(status.st_size)
-  var start = size
-  var text: [UInt8] = []
+/// Where the end of a file worth reading starts, found by reading
+/// backwards from its end in chunks: the start of its last `lines` lines,
+/// moved later, to the start of a line, when those pass its last `bytes`
+/// bytes (a line cut by that bound is left out; `size` when none is left).
+/// A last line without its newline counts as a line. Memory and time are
+/// bounded by the bounds, not by the file's size: for the history file
+/// (handsh(1), FILES), which something else may have made huge. nil with
+/// errno set when reading failed.
+func tailStart(_ fd: Int32, size: Int, lines: Int, bytes: Int) -> Int? {
+  var end = size
   var newlines = 0
+  // The earliest newline seen that starts a line (not the file's last byte).
+  var earliest: Int?
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
-  // The newline that ends the last line does not start one.
-  var skipLast = true
-  while start > 0, size - start < bytes {
-    let count = min(chunk.count, start, bytes - (size - start))
-    let at = start - count
+  while end > 0, size - end < bytes {
+    let count = min(chunk.count, end, bytes - (size - end))
+    let at = end - count
     var done = 0
     while done < count {
       let got = chunk.withUnsafeMutableBytes {
@@ -291,30 +289,52 @@ func readTail(_ fd: Int32, lines: Int, bytes: Int) -> (start: Int, text: [UInt8]
         if errno == EINTR { continue }
         return nil
       }
-      // The file shrank under us: treat what is missing as not there.
-      if got == 0 { return (size - text.count, text) }
+      // Shorter than fstat said (cut meanwhile): treat the rest as zeros.
+      if got == 0 {
+        for index in done..<count { chunk[index] = 0 }
+        break
+      }
       done += got
     }
-    var index = count
-    while index > 0 {
-      index -= 1
-      guard chunk[index] == UInt8(ascii: "\n") else { continue }
-      if skipLast, at + index == size - 1 {
-        skipLast = false
-        continue
-      }
-      newlines += 1
-      if newlines == lines {
-        let kept = Array(chunk[(index + 1)..<count]) + text
-        return (at + index + 1, kept)
+    // The chunk's newlines (memchr: fast even in a debug build), last first.
+    var found: [Int] = []
+    chunk.withUnsafeBufferPointer { buffer in
+      var from = 0
+      while let end = newline(in: UnsafeBufferPointer(rebasing: buffer[..<count]), from: from) {
+        found.append(end)
+        from = end + 1
       }
     }
-    skipLast = false
-    text = Array(chunk[..<count]) + text
-    start = at
+    for index in found.reversed() where at + index != size - 1 {
+      newlines += 1
+      earliest = at + index
+      if newlines == lines { return at + index + 1 }
+    }
+    end = at
   }
-  guard start > 0 else { return (0, text) }
-  // Cut by the byte bound: drop the part line at the front.
-  guard let first = text.firstIndex(of: UInt8(ascii: "\n")) else { return (size, []) }
-  return (start + first + 1, Array(text[(first + 1)...]))
+  guard end > 0 else { return 0 }
+  return earliest.map { $0 + 1 } ?? size
+}
+
+/// The end of the file `fd` that `tailStart` bounds, as bytes; nil with
+/// errno set when reading failed.
+func readTail(_ fd: Int32, lines: Int, bytes: Int) -> [UInt8]? {
+  var status = stat()
+  guard fstat(fd, &status) == 0 else { return nil }
+  let size = Int(status.st_size)
+  guard let start = tailStart(fd, size: size, lines: lines, bytes: bytes) else { return nil }
+  var text = [UInt8](repeating: 0, count: size - start)
+  var done = 0
+  while done < text.count {
+    let got = text.withUnsafeMutableBytes {
+      pread(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(start + done))
+    }
+    if got < 0 {
+      if errno == EINTR { continue }
+      return nil
+    }
+    if got == 0 { break }
+    done += got
+  }
+  return Array(text[..<done])
 }
