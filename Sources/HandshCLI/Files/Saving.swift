@@ -221,6 +221,9 @@ func checkWritable(_ path: [UInt8]) -> SystemError? {
     SystemError("cannot write", path: safeText(path), code: code)
   }
   guard !path.isEmpty else { return failure(ENOENT) }
+  // One of handsh's own streams by name: whether that descriptor is open.
+  let stream = ownStream(path) ?? linkTarget(path).flatMap { ownStream($0.text) }
+  if let fd = stream { return fcntl(fd, F_GETFL) >= 0 ? nil : failure(errno) }
   var status = stat()
   if Platform.status(of: path, &status, follow: true) {
     if status.st_mode & S_IFMT == S_IFDIR { return failure(EISDIR) }
