@@ -179,10 +179,11 @@ final class TabCompletionTests: XCTestCase {
     XCTAssertEqual(
       pointer("add; del 9; add", "del 9"),
       ["  add; del 9; add", "       ^^^^^"])
-    // Suits are one column, a variation selector none, a tab shows as a space.
+    // Suits are one column, a tab shows as a space, and a variation selector
+    // is shown by number like every invisible character, counted as shown.
     XCTAssertEqual(
       pointer("add Q♥️;\tdel 9", "del 9"),
-      ["  add Q♥️; del 9", "          ^^^^^"])
+      ["  add Q♥\\u{FE0F}; del 9", "                  ^^^^^"])
     // Control characters are shown escaped, and counted as shown.
     XCTAssertEqual(
       pointer("add\u{1B}x; del 9", "del 9"),

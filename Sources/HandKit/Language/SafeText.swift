@@ -1,8 +1,10 @@
-/// Text from input made safe to write into a diagnostic (handsh(1),
-/// Diagnostics): control characters become `\xHH`, each byte of invalid UTF-8
-/// becomes `\xHH`, and invisible, space-like and bidirectional characters
-/// become `\u{HHHH}`, so input can never send escape sequences to a
-/// terminal, reorder a message, or hide a character in it.
+/// Text from input made safe to write into a diagnostic or a report
+/// (handsh(1), Diagnostics): control characters become `\xHH`, each byte of
+/// invalid UTF-8 becomes `\xHH`, and the characters `isShownByNumber` lists
+/// (invisible, space-like, bidirectional, or not allowed in XML) become
+/// `\u{HHHH}`, so input can never send escape sequences to a terminal,
+/// reorder a message, hide a character in it, or break a JUnit report.
+/// Every message and report goes through this one function and its table.
 public func safeText<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
   var out = ""
   var rest = Array(bytes)[...]
@@ -49,13 +51,33 @@ private func append(_ scalar: Unicode.Scalar, to out: inout String) {
   switch scalar.value {
   case 0x09: out.unicodeScalars.append(scalar)
   case 0x00...0x1F, 0x7F...0x9F: out += hex(UInt8(truncatingIfNeeded: scalar.value))
-  case 0x00A0, 0x00AD, 0x061C, 0x1680, 0x180E, 0x2000...0x200F, 0x2028...0x202F,
-    0x205F...0x206F, 0x3000, 0xFEFF, 0xFFF9...0xFFFB:
-    // Invisible, space-like or bidirectional: shown by its number.
+  case _ where isShownByNumber(scalar):
     var digits = String(scalar.value, radix: 16, uppercase: true)
     while digits.utf8.count < 4 { digits = "0" + digits }
     out += "\\u{" + digits + "}"
   default: out.unicodeScalars.append(scalar)
+  }
+}
+
+/// The one table of characters a message shows by number (handsh(1),
+/// Diagnostics): the format characters (Cf), the separators other than
+/// U+0020 (Zs, Zl, Zp), the default-ignorable characters, the
+/// noncharacters (which XML does not allow), and U+2800, blank in most
+/// fonts. Fixed here rather than taken from the Unicode tables of the
+/// Swift runtime, so the set is the same whatever runtime handsh runs on.
+public func isShownByNumber(_ scalar: Unicode.Scalar) -> Bool {
+  let value = scalar.value
+  // The last two code points of every plane are noncharacters.
+  if value & 0xFFFE == 0xFFFE { return true }
+  switch value {
+  case 0x00A0, 0x00AD, 0x034F, 0x0600...0x0605, 0x061C, 0x06DD, 0x070F, 0x0890...0x0891,
+    0x08E2, 0x115F...0x1160, 0x1680, 0x17B4...0x17B5, 0x180B...0x180F, 0x2000...0x200F,
+    0x2028...0x202F, 0x205F...0x206F, 0x2800, 0x3000, 0x3164, 0xFDD0...0xFDEF, 0xFE00...0xFE0F,
+    0xFEFF, 0xFFA0, 0xFFF0...0xFFFB, 0x110BD, 0x110CD, 0x13430...0x1343F, 0x1BCA0...0x1BCA3,
+    0x1D173...0x1D17A, 0xE0000...0xE0FFF:
+    return true
+  default:
+    return false
   }
 }
 

@@ -8,14 +8,28 @@ import HandKit
 /// session's lines are dropped and a read-only folder is no obstacle. Only a
 /// regular file is ever opened: `/dev/null` means no history, silently; a
 /// FIFO, a device or a folder is reported once and left alone. A file handsh
-/// creates has mode 0600; an existing file keeps its mode. A problem is
-/// reported once, and the session goes on without the file.
+/// creates has mode 0600 whatever the umask; an existing file keeps its
+/// mode. A problem is reported once, and the session goes on without the
+/// file.
+///
+/// The work is bounded whatever the file holds: it is read from its end
+/// (at most its last 1000 lines and 64 MiB), a line over 64 KiB is not
+/// kept, and the lock is waited on for at most 2 seconds (then that line is
+/// not written, said once, and the session goes on).
 struct HistoryFile {
   static let maximumLines = 1000
+  /// A longer line runs but is not kept.
+  static let maximumLineBytes = 1 << 16
+  /// The most of the file's end that is ever read.
+  static let maximumReadBytes = 64 << 20
+  /// How long the lock is waited on.
+  static let lockSeconds = 2.0
 
   /// nil: no history file (none asked for, `/dev/null`, or given up on).
   private(set) var path: String?
   private var last: [UInt8]?
+  /// Whether a line lost to a held lock was reported (once a session).
+  private var lockReported = false
 
   init(path: String?) { self.path = path }
 
@@ -38,7 +52,10 @@ struct HistoryFile {
     case .regular:
       switch HistoryFile.readLines(path) {
       case .success(let lines):
-        for line in lines.suffix(HistoryFile.maximumLines) { addToReadline(line) }
+        for line in lines.suffix(HistoryFile.maximumLines)
+        where line.count <= HistoryFile.maximumLineBytes {
+          addToReadline(line)
+        }
       case .failure(let problem): give(up: problem)
       }
     }
@@ -47,12 +64,19 @@ struct HistoryFile {
   /// Adds a line, unless it is blank or repeats this session's line before.
   mutating func add(_ line: [UInt8]) {
     let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-    guard !blank, line != last else { return }
+    guard !blank, line != last, line.count <= HistoryFile.maximumLineBytes else { return }
     last = line
     addToReadline(line)
     guard let path else { return }
-    if let problem = HistoryFile.append(line, to: path, keeping: HistoryFile.maximumLines) {
-      give(up: problem)
+    switch HistoryFile.append(line, to: path, keeping: HistoryFile.maximumLines) {
+    case nil: break
+    case .locked?:
+      // This line only: the next may find the lock free.
+      if !lockReported {
+        Platform.printError("handsh: \(Problem.locked(path: HistoryFile.shown(path)))")
+      }
+      lockReported = true
+    case let problem?: give(up: problem)
     }
   }
 
@@ -78,12 +102,17 @@ struct HistoryFile {
     case notRegular(path: String)
     /// `/dev/null` turned up after all.
     case silent
+    /// Another session held the lock past the wait: the line is not written.
+    case locked(path: String)
 
     var description: String {
       switch self {
       case .system(let error): error.description
       case .notRegular(let path): "cannot use history file '\(path)': not a regular file"
       case .silent: ""
+      case .locked(let path):
+        "cannot write history file '\(path)': locked by another program for"
+          + " \(Int(HistoryFile.lockSeconds)) seconds; a line was not kept"
       }
     }
   }
@@ -116,7 +145,7 @@ struct HistoryFile {
     }
   }
 
-  private static func shown(_ path: String) -> String { safeText(path.utf8) }
+  fileprivate static func shown(_ path: String) -> String { safeText(path.utf8) }
 
   private static func isNullDevice(_ status: stat) -> Bool {
     var null = stat()
@@ -125,11 +154,22 @@ struct HistoryFile {
   }
 
   /// Opens `path` if it is (still) a regular file: O_NONBLOCK, so that a FIFO
-  /// swapped in after `kind` never blocks, then checked with fstat.
+  /// swapped in after `kind` never blocks, then checked with fstat. With
+  /// `create`, a missing file is made, mode 0600 whatever the umask.
   private static func openRegular(
-    _ path: String, _ flags: Int32, operation: String
+    _ path: String, _ flags: Int32, create: Bool = false, operation: String
   ) -> Result<Int32, Problem> {
-    let fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
+    let flags = flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+    var fd = open(path, flags)
+    if fd < 0, errno == ENOENT, create {
+      fd = open(path, flags | O_CREAT | O_EXCL, 0o600)
+      if fd >= 0 {
+        // The umask may have taken bits from 0600 (0277 gives 0400).
+        _ = fchmod(fd, 0o600)
+      } else if errno == EEXIST {
+        fd = open(path, flags)
+      }
+    }
     guard fd >= 0 else {
       return .failure(.system(SystemError(operation, path: shown(path), code: errno)))
     }
@@ -142,24 +182,24 @@ struct HistoryFile {
     return .success(fd)
   }
 
-  /// The whole file, read from its start.
-  private static func contents(_ fd: Int32) -> Result<[UInt8], SystemError> {
-    var text: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes {
-        pread(fd, $0.baseAddress, $0.count, off_t(text.count))
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return .failure(SystemError("", code: errno))
-      }
-      if count == 0 { return .success(text) }
-      text.append(contentsOf: chunk[..<count])
+  /// Takes the lock `operation` (LOCK_SH or LOCK_EX) on `fd`, waiting at
+  /// most `lockSeconds`; the errno of a failure (`EWOULDBLOCK` when the
+  /// wait ran out).
+  static func lock(_ fd: Int32, _ operation: Int32) -> Int32? {
+    let deadline = Platform.monotonicSeconds() + lockSeconds
+    var pause: UInt32 = 500
+    while flock(fd, operation | LOCK_NB) != 0 {
+      let code = errno
+      if code == EINTR { continue }
+      guard code == EWOULDBLOCK, Platform.monotonicSeconds() < deadline else { return code }
+      usleep(pause)
+      pause = min(pause * 2, 10_000)
     }
+    return nil
   }
 
-  /// The lines of the history file, read under a shared lock.
+  /// The lines at the end of the history file (at most the last
+  /// `maximumLines` and `maximumReadBytes`), read under a shared lock.
   static func readLines(_ path: String) -> Result<[[UInt8]], Problem> {
     let fd: Int32
     switch openRegular(path, O_RDONLY, operation: "cannot read history file") {
@@ -167,29 +207,31 @@ struct HistoryFile {
     case .failure(let problem): return .failure(problem)
     }
     defer { close(fd) }
-    while flock(fd, LOCK_SH) != 0 && errno == EINTR {}
-    defer { flock(fd, LOCK_UN) }
-    switch contents(fd) {
-    case .success(let text):
-      return .success(
-        text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map {
-          Array($0)
-        })
-    case .failure(let error):
+    // A lock held too long: read anyway; a cut meanwhile costs at most a line.
+    let locked = lock(fd, LOCK_SH) == nil
+    defer { if locked { flock(fd, LOCK_UN) } }
+    guard let text = readTail(fd, lines: maximumLines, bytes: maximumReadBytes) else {
       return .failure(
-        .system(SystemError("cannot read history file", path: shown(path), code: error.code)))
+        .system(SystemError("cannot read history file", path: shown(path), code: errno)))
     }
+    return .success(
+      text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map {
+        Array($0)
+      })
   }
 
   /// Appends `line` to the file at `path` (made, mode 0600, if missing), then
-  /// cuts the file to its last `maximum` lines when it holds more: all under
-  /// an exclusive lock, the cut in place (the kept lines written over the
-  /// start, then the file shortened), so a session waiting for the lock
-  /// loses nothing and no temporary file or rename is needed.
+  /// cuts the file to its last `maximum` lines (and at most
+  /// `maximumReadBytes`) when it holds more: all under an exclusive lock,
+  /// the cut in place (the kept lines copied over the start, then the file
+  /// shortened), so a session waiting for the lock loses nothing and no
+  /// temporary file or rename is needed. Only the file's end is read, so
+  /// the cost does not grow with the file. `.locked` when the lock was not
+  /// had within `lockSeconds`: nothing was written.
   static func append(_ line: [UInt8], to path: String, keeping maximum: Int) -> Problem? {
     let operation = "cannot write history file"
     let fd: Int32
-    switch openRegular(path, O_RDWR | O_CREAT, operation: operation) {
+    switch openRegular(path, O_RDWR, create: true, operation: operation) {
     case .success(let opened): fd = opened
     case .failure(let problem): return problem
     }
@@ -197,39 +239,40 @@ struct HistoryFile {
     func failure(_ code: Int32) -> Problem {
       .system(SystemError(operation, path: shown(path), code: code))
     }
-    while flock(fd, LOCK_EX) != 0 {
-      if errno != EINTR { return failure(errno) }
+    if let code = lock(fd, LOCK_EX) {
+      return code == EWOULDBLOCK ? .locked(path: shown(path)) : failure(code)
     }
     defer { flock(fd, LOCK_UN) }
-    var text: [UInt8]
-    switch contents(fd) {
-    case .success(let read): text = read
-    case .failure(let error): return failure(error.code)
-    }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else { return failure(errno) }
+    var size = Int(status.st_size)
     // A last line without its newline (another program's) stays a line.
-    var added = text.last.map { $0 == UInt8(ascii: "\n") ? [] : [UInt8(ascii: "\n")] } ?? []
-    added += line + [UInt8(ascii: "\n")]
-    if let code = writeAll(added, fd, at: text.count) { return failure(code) }
-    text += added
-    let cut = cutPoint(text, keeping: maximum)
-    guard cut > 0 else { return nil }
-    if let code = writeAll(Array(text[cut...]), fd, at: 0) { return failure(code) }
-    if ftruncate(fd, off_t(text.count - cut)) != 0 { return failure(errno) }
-    return nil
-  }
-
-  /// Where the last `maximum` lines of `text` (which ends in a newline) start.
-  static func cutPoint(_ text: [UInt8], keeping maximum: Int) -> Int {
-    var lines = 0
-    var index = text.count - 1
-    while index > 0 {
-      index -= 1
-      if text[index] == UInt8(ascii: "\n") {
-        lines += 1
-        if lines == maximum { return index + 1 }
-      }
+    var lastByte: UInt8 = 0x0A
+    if size > 0, pread(fd, &lastByte, 1, off_t(size - 1)) != 1 { return failure(errno) }
+    let added = (lastByte == 0x0A ? [] : [0x0A]) + line + [0x0A]
+    if let code = writeAll(added, fd, at: size) { return failure(code) }
+    size += added.count
+    guard let cut = tailStart(fd, size: size, lines: maximum, bytes: maximumReadBytes) else {
+      return failure(errno)
     }
-    return 0
+    guard cut > 0 else { return nil }
+    // Copy forwards in chunks: the kept lines never overwrite unread ones.
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var done = 0
+    while cut + done < size {
+      let count = chunk.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress, min($0.count, size - cut - done), off_t(cut + done))
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return failure(errno)
+      }
+      if count == 0 { break }
+      if let code = writeAll(Array(chunk[..<count]), fd, at: done) { return failure(code) }
+      done += count
+    }
+    if ftruncate(fd, off_t(done)) != 0 { return failure(errno) }
+    return nil
   }
 
   private static func writeAll(_ bytes: [UInt8], _ fd: Int32, at offset: Int) -> Int32? {

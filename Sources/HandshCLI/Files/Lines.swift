@@ -204,36 +204,50 @@ struct StreamLines: LineSource {
   }
 }
 
-/// Reads a whole script, a FIFO included, or says why it cannot. Reading
-/// stops early once a line is longer than the line limit (the text then ends
-/// inside that line, which `TextLines` reports), so `handsh /dev/zero` needs
-/// no more than the limit in memory.
-func readFile(_ path: [UInt8]) -> Result<[UInt8], SystemError> {
+/// The one reader of every file handsh reads whole: scripts, golden files,
+/// `source` (handsh(1), FILES). Reads the file at `path`, a FIFO included,
+/// or says why it cannot:
+/// - memory grows with what is read, never reserved by the size the file
+///   claims, so a huge sparse file costs no more than its first long line;
+/// - reading stops early once a line is longer than the line limit (the text
+///   then ends inside that line, which `TextLines` reports), so
+///   `handsh /dev/zero` needs no more than the limit in memory;
+/// - a folder is `Is a directory`;
+/// - with `regularOnly`, anything but a regular file (a FIFO, a device, a
+///   socket) is refused as `not a regular file` without waiting on it: the
+///   file is opened non-blocking and checked before a byte is read.
+/// A failure's operation is `cannot open` when the file cannot be opened
+/// or is not one that can be read, `cannot read` when reading it failed.
+func readFile(_ path: [UInt8], regularOnly: Bool = false) -> Result<[UInt8], SystemError> {
   let shown = safeText(path)
-  let fd = (path + [0]).withUnsafeBufferPointer { buffer in
-    buffer.withMemoryRebound(to: CChar.self) { chars in
-      chars.baseAddress.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
-    }
-  }
+  let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (regularOnly ? O_NONBLOCK : 0)
+  let fd = Platform.withCPath(path) { open($0, flags) } ?? -1
   guard fd >= 0 else { return .failure(SystemError("cannot open", path: shown, code: errno)) }
   defer { close(fd) }
   var status = stat()
-  if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-    return .failure(SystemError("cannot open", path: shown, code: EISDIR))
+  guard fstat(fd, &status) == 0 else {
+    return .failure(SystemError("cannot read", path: shown, code: errno))
+  }
+  let kind = status.st_mode & S_IFMT
+  if kind == S_IFDIR { return .failure(SystemError("cannot open", path: shown, code: EISDIR)) }
+  if regularOnly {
+    guard kind == S_IFREG else { return .failure(.notRegular("cannot open", path: shown)) }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
   }
   var text: [UInt8] = []
-  // A regular file says its size: one allocation, no regrowing copies.
-  if status.st_mode & S_IFMT == S_IFREG {
-    text.reserveCapacity(min(Int(status.st_size), 1 << 30) + 1)
-  }
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
   // Where the line being read started.
   var lineStart = 0
   while true {
     let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     if count < 0 {
-      if errno == EINTR { continue }
-      return .failure(SystemError("cannot read", path: shown, code: errno))
+      let code = errno
+      if code == EINTR { continue }
+      if code == EAGAIN || code == EWOULDBLOCK {
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+      }
+      return .failure(SystemError("cannot read", path: shown, code: code))
     }
     if count == 0 { return .success(text) }
     let from = text.count
@@ -247,4 +261,80 @@ func readFile(_ path: [UInt8]) -> Result<[UInt8], SystemError> {
     }
     if text.count - lineStart > lineLimit { return .success(text) }
   }
+}
+
+/// Where the end of a file worth reading starts, found by reading
+/// backwards from its end in chunks: the start of its last `lines` lines,
+/// moved later, to the start of a line, when those pass its last `bytes`
+/// bytes (a line cut by that bound is left out; `size` when none is left).
+/// A last line without its newline counts as a line. Memory and time are
+/// bounded by the bounds, not by the file's size: for the history file
+/// (handsh(1), FILES), which something else may have made huge. nil with
+/// errno set when reading failed.
+func tailStart(_ fd: Int32, size: Int, lines: Int, bytes: Int) -> Int? {
+  var end = size
+  var newlines = 0
+  // The earliest newline seen that starts a line (not the file's last byte).
+  var earliest: Int?
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while end > 0, size - end < bytes {
+    let count = min(chunk.count, end, bytes - (size - end))
+    let at = end - count
+    var done = 0
+    while done < count {
+      let got = chunk.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress.map { $0 + done }, count - done, off_t(at + done))
+      }
+      if got < 0 {
+        if errno == EINTR { continue }
+        return nil
+      }
+      // Shorter than fstat said (cut meanwhile): treat the rest as zeros.
+      if got == 0 {
+        for index in done..<count { chunk[index] = 0 }
+        break
+      }
+      done += got
+    }
+    // The chunk's newlines (memchr: fast even in a debug build), last first.
+    var found: [Int] = []
+    chunk.withUnsafeBufferPointer { buffer in
+      var from = 0
+      while let end = newline(in: UnsafeBufferPointer(rebasing: buffer[..<count]), from: from) {
+        found.append(end)
+        from = end + 1
+      }
+    }
+    for index in found.reversed() where at + index != size - 1 {
+      newlines += 1
+      earliest = at + index
+      if newlines == lines { return at + index + 1 }
+    }
+    end = at
+  }
+  guard end > 0 else { return 0 }
+  return earliest.map { $0 + 1 } ?? size
+}
+
+/// The end of the file `fd` that `tailStart` bounds, as bytes; nil with
+/// errno set when reading failed.
+func readTail(_ fd: Int32, lines: Int, bytes: Int) -> [UInt8]? {
+  var status = stat()
+  guard fstat(fd, &status) == 0 else { return nil }
+  let size = Int(status.st_size)
+  guard let start = tailStart(fd, size: size, lines: lines, bytes: bytes) else { return nil }
+  var text = [UInt8](repeating: 0, count: size - start)
+  var done = 0
+  while done < text.count {
+    let got = text.withUnsafeMutableBytes {
+      pread(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(start + done))
+    }
+    if got < 0 {
+      if errno == EINTR { continue }
+      return nil
+    }
+    if got == 0 { break }
+    done += got
+  }
+  return Array(text[..<done])
 }

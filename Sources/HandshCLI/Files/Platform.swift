@@ -26,19 +26,49 @@ enum Platform {
     strerror(code).map { String(cString: $0) } ?? "error \(code)"
   }
 
-  /// Writes all of `bytes` to `fd`; the errno of a failure.
+  /// Writes all of `bytes` to `fd`; the errno of a failure. A non-blocking
+  /// `fd` (a pipe another program set so) is waited on with `poll`, as a
+  /// blocking one would be, never given up on with `EAGAIN`.
   static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
     var offset = 0
     while offset < bytes.count {
       guard let base = bytes.baseAddress else { return nil }
       let written = writeBytes(fd, base + offset, bytes.count - offset)
       if written < 0 {
-        if errno == EINTR { continue }
-        return errno
+        let code = errno
+        if code == EINTR { continue }
+        if code == EAGAIN || code == EWOULDBLOCK {
+          var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+          if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+        }
+        return code
       }
       offset += written
     }
     return nil
+  }
+
+  /// Runs `body` with SIGPIPE held off this thread, so that a write into a
+  /// pipe or FIFO whose reader is gone fails with `EPIPE` instead of ending
+  /// handsh; a SIGPIPE that `body` caused is taken back before the signal
+  /// is let through again.
+  static func withoutSIGPIPE<T>(_ body: () -> T) -> T {
+    var pipe = sigset_t()
+    var previous = sigset_t()
+    sigemptyset(&pipe)
+    sigaddset(&pipe, SIGPIPE)
+    pthread_sigmask(SIG_BLOCK, &pipe, &previous)
+    var pendingBefore = sigset_t()
+    sigpending(&pendingBefore)
+    let result = body()
+    var pendingAfter = sigset_t()
+    sigpending(&pendingAfter)
+    if sigismember(&pendingAfter, SIGPIPE) == 1, sigismember(&pendingBefore, SIGPIPE) != 1 {
+      var none = timespec()
+      while sigtimedwait(&pipe, nil, &none) < 0 && errno == EINTR {}
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nil)
+    return result
   }
 
   /// Writes a line to stderr, unbuffered.
@@ -95,16 +125,28 @@ package struct SystemError: Error, Equatable, CustomStringConvertible {
   /// The path as the user wrote it, already made safe for a terminal.
   package var path: String?
   package var code: Int32
+  /// Words for a failure that has no errno of its own (`not a regular file`).
+  package var detail: String?
 
-  package init(_ operation: String, path: String? = nil, code: Int32) {
+  package init(_ operation: String, path: String? = nil, code: Int32, detail: String? = nil) {
     self.operation = operation
     self.path = path
     self.code = code
+    self.detail = detail
   }
+
+  /// A file that is not a regular one where only one will do: a FIFO, a
+  /// device, a socket (its errno, for callers that need one, is `EINVAL`).
+  package static func notRegular(_ operation: String, path: String) -> SystemError {
+    SystemError(operation, path: path, code: EINVAL, detail: "not a regular file")
+  }
+
+  /// The reason as a message gives it: the system's words for the errno,
+  /// or the detail.
+  package var reason: String { detail ?? Platform.describe(code) }
 
   /// `cannot read 'FILE': Is a directory`, or `write error: No space left on device`.
   package var description: String {
-    let reason = Platform.describe(code)
     guard let path else { return "\(operation): \(reason)" }
     return "\(operation) '\(path)': \(reason)"
   }

@@ -1,7 +1,14 @@
 import HandKit
 
-/// `save FILE` (handsh(1), save): what FILE already is decides how it is
-/// written, the way a careful editor does it:
+/// The one writer of every file handsh writes whole: `save`, and the files
+/// of `--test --update`, `--junit` and `--record` (handsh(1), FILES). What
+/// FILE already is decides how it is written, the way a careful editor
+/// does it:
+/// - one of handsh's own streams by name (`/dev/stdout`, `/dev/stderr`,
+///   `/dev/fd/N`, `/proc/self/fd/N`, or a symbolic link whose text is one of
+///   these): written into the open descriptor, after what handsh wrote there
+///   before (the caller flushes its buffered output first), never reopened,
+///   truncated or replaced; a descriptor that is not open is `EBADF`;
 /// - a symbolic link stays; its target is written, atomically, at the
 ///   target's path;
 /// - a FIFO or a device is written straight into, as the shell's `>` would;
@@ -9,12 +16,14 @@ import HandKit
 ///   the user may not write fails with `Permission denied`; one with more
 ///   than one hard link is written in place, so the links stay together;
 /// - a folder (also `.` or `name/`) fails with `Is a directory`;
-/// - a writable file in a folder the user may not write is written in place;
+/// - a writable file in a folder the user may not write (or a sticky folder
+///   that refuses the rename) is written in place;
 /// - anything else is written atomically: a temporary file in the same
 ///   folder, flushed to disk, then renamed over FILE.
 ///
-/// Every file handsh writes whole goes this way: `save`, and the files of
-/// `--test --update`, `--junit` and `--record` (handsh(1), FILES). The path
+/// Writing in place reserves the room first (`posix_fallocate`), so a full
+/// disk leaves the old content whole. A reader that goes away is `EPIPE`,
+/// never death by SIGPIPE; a non-blocking descriptor is waited on. The path
 /// is bytes down to the C calls, so any name the file system accepts can be
 /// written, invalid UTF-8 included; messages show it made safe.
 ///
@@ -25,9 +34,26 @@ import HandKit
 func writeFile(
   _ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)? = nil
 ) -> SystemError? {
-  write(bytes, to: path, mayReplace: mayReplace).map {
+  Platform.withoutSIGPIPE { write(bytes, to: path, mayReplace: mayReplace) }.map {
     SystemError("cannot write", path: safeText(path), code: $0)
   }
+}
+
+/// The descriptor that `path` names when it is one of handsh's own streams
+/// by name: `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N`.
+func ownStream(_ path: [UInt8]) -> Int32? {
+  if path.elementsEqual("/dev/stdout".utf8) { return 1 }
+  if path.elementsEqual("/dev/stderr".utf8) { return 2 }
+  for prefix in ["/dev/fd/", "/proc/self/fd/"] {
+    let head = Array(prefix.utf8)
+    guard path.starts(with: head) else { continue }
+    let digits = path[head.count...]
+    guard !digits.isEmpty, digits.count <= 9,
+      digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+    else { return nil }
+    return digits.reduce(0) { $0 * 10 + Int32($1 - UInt8(ascii: "0")) }
+  }
+  return nil
 }
 
 /// The umask, read once: reading it means setting it, which races with the
@@ -48,6 +74,7 @@ private func write(_ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)?
   guard !path.isEmpty else { return ENOENT }
   var path = path
   for _ in 0...maximumLinks {
+    if let fd = ownStream(path) { return writeIntoStream(bytes, fd) }
     var status = stat()
     guard Platform.status(of: path, &status, follow: false) else {
       let code = errno
@@ -57,7 +84,9 @@ private func write(_ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)?
     }
     switch status.st_mode & S_IFMT {
     case S_IFLNK:
-      guard let target = linkTarget(path) else { return errno }
+      guard let (text, target) = linkTarget(path) else { return errno }
+      // A link whose text names one of handsh's streams is that stream.
+      if let fd = ownStream(text) { return writeIntoStream(bytes, fd) }
       path = target
       continue
     case S_IFDIR:
@@ -69,8 +98,10 @@ private func write(_ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)?
       guard writable == true else { return errno }
       if status.st_nlink > 1 { return writeInPlace(bytes, to: path, mayReplace: mayReplace) }
       let failure = replace(path, with: bytes, like: status, mayReplace: mayReplace)
-      // A folder the user may not write, holding a file they may: as `>`.
-      return failure == EACCES ? writeInPlace(bytes, to: path, mayReplace: mayReplace) : failure
+      // A folder the user may not write, or a sticky one whose rename is
+      // refused, holding a file they may: as `>`.
+      return failure == EACCES || failure == EPERM
+        ? writeInPlace(bytes, to: path, mayReplace: mayReplace) : failure
     default:
       // A FIFO, a device, a socket: never replaced.
       return writeInPlace(bytes, to: path, mayReplace: mayReplace)
@@ -79,30 +110,49 @@ private func write(_ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)?
   return ELOOP
 }
 
-/// Where the symbolic link at `path` points, relative to the link's folder;
-/// nil with errno set when it cannot be read.
-private func linkTarget(_ path: [UInt8]) -> [UInt8]? {
+/// The text of the symbolic link at `path`, and where it points, relative
+/// to the link's folder; nil with errno set when it cannot be read.
+private func linkTarget(_ path: [UInt8]) -> (text: [UInt8], target: [UInt8])? {
   let capacity = Int(PATH_MAX)
   var buffer = [CChar](repeating: 0, count: capacity + 1)
   let count = Platform.withCPath(path) { readlink($0, &buffer, capacity) } ?? -1
   guard count >= 0 else { return nil }
-  let target = buffer[..<count].map { UInt8(bitPattern: $0) }
-  guard target.first != slash, let last = path.lastIndex(of: slash) else { return target }
-  return Array(path[...last]) + target
+  let text = buffer[..<count].map { UInt8(bitPattern: $0) }
+  guard text.first != slash, let last = path.lastIndex(of: slash) else { return (text, text) }
+  return (text, Array(path[...last]) + text)
+}
+
+/// Writes into handsh's own open descriptor `fd`, at its current place, as
+/// gawk writes `/dev/stdout`: never reopened, truncated or replaced. The
+/// errno of a failure; `EBADF` when `fd` is not open (or not for writing).
+private func writeIntoStream(_ bytes: [UInt8], _ fd: Int32) -> Int32? {
+  guard fcntl(fd, F_GETFL) >= 0 else { return errno }
+  return bytes.withUnsafeBytes { Platform.write(fd, $0) }
 }
 
 /// Writes into the file that is there, as `>` does: for FIFOs, devices and
-/// hard-linked files. The errno of a failure.
+/// regular files that cannot be replaced. A regular file gets the room for
+/// `bytes` reserved before its old content is touched, so a full disk
+/// leaves it as it was. The errno of a failure.
 private func writeInPlace(
   _ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)? = nil
 ) -> Int32? {
   if let mayReplace, !mayReplace() { return ECANCELED }
-  let fd = Platform.withCPath(path) { open($0, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC) } ?? -1
+  let fd = Platform.withCPath(path) { open($0, O_WRONLY | O_NOCTTY | O_CLOEXEC) } ?? -1
   guard fd >= 0 else { return errno }
-  var failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
   var status = stat()
-  if failure == nil, fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, fsync(fd) != 0 {
-    failure = errno
+  let regular = fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+  var failure: Int32?
+  if regular, !bytes.isEmpty {
+    let reserved = posix_fallocate(fd, 0, off_t(bytes.count))
+    // A file system that cannot reserve (EOPNOTSUPP) is written as before.
+    if reserved != 0, reserved != EOPNOTSUPP, reserved != EINVAL { failure = reserved }
+  }
+  if failure == nil {
+    failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
+  }
+  if failure == nil, regular {
+    if ftruncate(fd, off_t(bytes.count)) != 0 || fsync(fd) != 0 { failure = errno }
   }
   if close(fd) != 0, failure == nil { failure = errno }
   return failure
@@ -186,6 +236,9 @@ func checkWritable(_ path: [UInt8]) -> SystemError? {
     SystemError("cannot write", path: safeText(path), code: code)
   }
   guard !path.isEmpty else { return failure(ENOENT) }
+  // One of handsh's own streams by name: whether that descriptor is open.
+  let stream = ownStream(path) ?? linkTarget(path).flatMap { ownStream($0.text) }
+  if let fd = stream { return fcntl(fd, F_GETFL) >= 0 ? nil : failure(errno) }
   var status = stat()
   if Platform.status(of: path, &status, follow: true) {
     if status.st_mode & S_IFMT == S_IFDIR { return failure(EISDIR) }

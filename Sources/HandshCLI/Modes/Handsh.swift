@@ -82,14 +82,16 @@ package enum Handsh {
       runner.recorder = Recorder(file: file, runner: runner)
     }
     var status = run(mode, &runner)
-    if let recorder = runner.recorder, !recorder.finish() { status = max(status, 1) }
+    // The output first: the recording's FILE may be stdout by name.
     runner.output.flush()
+    if let recorder = runner.recorder, !recorder.finish() { status = max(status, 1) }
     if let failure = runner.output.failure {
       // A closed pipe ends handsh quietly, like `cat`.
       if failure != EPIPE {
         Platform.printError("handsh: write error: \(Platform.describe(failure))")
       }
-      return 1
+      // The largest status wins: a usage error (2) stays 2.
+      return max(status, 1)
     }
     return status
   }

@@ -240,6 +240,8 @@ struct ProcessSink: CommandSink {
   mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> { readSourced(file) }
 
   mutating func save(_ script: String, to file: String) -> String? {
+    // What came before goes first: FILE may name stdout (handsh(1), FILES).
+    output.flush()
     let failure = writeFile(Array(script.utf8), to: Array(file.utf8)).map {
       Platform.describe($0.code)
     }
