@@ -27,6 +27,11 @@ enum { caught_count = sizeof caught / sizeof caught[0] };
 // What the signal handler touches, and nothing else.
 static volatile sig_atomic_t wake_fd = -1;
 static volatile sig_atomic_t continues = 0;
+/// A line's commands are running (between two reads of the prompt).
+static volatile sig_atomic_t running = 0;
+/// While they run: Control-C came, or a signal that ends handsh (its number).
+static volatile sig_atomic_t interrupted = 0;
+static volatile sig_atomic_t ending = 0;
 
 // The prompt session, from handsh_prompt_begin to handsh_prompt_end.
 static struct {
@@ -48,11 +53,27 @@ static struct {
   int pasting;
   /// The SIGCONTs already answered.
   sig_atomic_t continues_seen;
+  /// The terminal must be set up again and the prompt redrawn once handsh
+  /// is in the foreground (after a stop, or a SIGCONT in the background).
+  int stale;
+  /// Which of `caught` are handsh's (not left ignored, as nohup asks).
+  int ours[caught_count];
+  struct sigaction previous_pipe;
 } session = {.pipe = {-1, -1}};
 
 static void on_signal(int number) {
   int saved = errno;
   if (number == SIGCONT) continues++;
+  if (running) {
+    // Said to the command that runs, through EINTR (handsh_prompt_interrupted);
+    // Control-C has then done its work, and is not answered at the prompt.
+    if (number == SIGINT) {
+      interrupted = 1;
+      errno = saved;
+      return;
+    }
+    if (number == SIGQUIT || number == SIGTERM || number == SIGHUP) ending = number;
+  }
   unsigned char byte = (unsigned char)number;
   if (wake_fd >= 0) {
     ssize_t ignored = write(wake_fd, &byte, 1);
@@ -112,8 +133,9 @@ static void interrupt(void) {
 }
 
 /// Whether handsh's process group owns the terminal. Setting the terminal
-/// up from the background stops handsh again (SIGTTOU): `kill %1` sends
-/// SIGTERM then SIGCONT to a stopped job, and the SIGTERM must be answered.
+/// up from the background stops handsh again (SIGTTOU), and reading it stops
+/// handsh inside read(2) (SIGTTIN), to resume there after `fg` with the
+/// terminal in the shell's mode: neither is ever done from the background.
 static int in_foreground(void) {
   pid_t owner = tcgetpgrp(fileno(rl_instream != NULL ? rl_instream : stdin));
   return owner == -1 || owner == getpgrp();
@@ -121,10 +143,11 @@ static int in_foreground(void) {
 
 /// Sets the terminal up again and redraws the prompt and the typed text,
 /// with the cursor where it was: after `fg` (the shell has put the terminal
-/// back as it likes it), or after any SIGCONT that leaves handsh in the
-/// foreground (one in the background waits for the SIGCONT of `fg`).
+/// back as it likes it), or after any SIGCONT, once handsh is in the
+/// foreground.
 static void resume(void) {
-  if (!session.reading || !in_foreground()) return;
+  session.stale = 0;
+  if (!session.reading) return;
   if (RL_ISSTATE(RL_STATE_TERMPREPPED)) rl_deprep_terminal();
   prep_terminal(session.meta);
   rl_reset_screen_size();
@@ -137,11 +160,10 @@ static void stop(void) {
   int point = rl_point;
   if (session.reading) {
     go_to_end();
+    // As readline's own handler does: `^Z`, and no line break, which the
+    // shell writes itself before its notice (bash's `[1]+  Stopped`).
     write_out("^Z");
     rl_cleanup_after_signal();  // the terminal as the shell left it
-    // A line break, so that the shell's notice (dash writes none first)
-    // does not overwrite the line; it is redrawn after `fg`.
-    write_out("\n");
   }
   struct sigaction ours, fallback;
   memset(&fallback, 0, sizeof fallback);
@@ -154,7 +176,8 @@ static void stop(void) {
   sigaction(SIGTSTP, &ours, NULL);
   session.continues_seen = continues;
   rl_point = point;
-  resume();
+  // `bg` continues handsh in the background: the redraw waits for `fg`.
+  session.stale = 1;
 }
 
 /// SIGQUIT, SIGTERM, SIGHUP: the terminal restored, on a fresh line, before
@@ -184,7 +207,7 @@ static int handle_signals(void) {
       // The SIGCONT that ends a stop of our own is answered in stop().
       if (session.continues_seen != continues) {
         session.continues_seen = continues;
-        resume();
+        session.stale = 1;
       }
       break;
     default: leave(); return byte;
@@ -256,6 +279,39 @@ void handsh_matches_set(char **matches, size_t index, const char *text) {
 
 // MARK: The session
 
+/// Catches `caught` (those that are handsh's) with `on_signal`. While a
+/// line's commands run, without SA_RESTART, so that a blocked open(2) or
+/// write(2) returns EINTR and Control-C, SIGTERM and SIGHUP never wait on
+/// it; and Control-Z then stops handsh at once (the terminal is in the
+/// shell's mode while commands run).
+static void catch_signals(int restart) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = restart ? SA_RESTART : 0;
+  struct sigaction fallback;
+  memset(&fallback, 0, sizeof fallback);
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  for (int i = 0; i < caught_count; i++) {
+    if (!session.ours[i]) continue;
+    sigaction(caught[i], !restart && caught[i] == SIGTSTP ? &fallback : &action, NULL);
+  }
+}
+
+/// The key readline reads next: never read from the background. Between
+/// the poll and this read handsh may have gone there; it then waits for the
+/// terminal (the redraw follows the key), or gives up on a signal.
+static int read_key(FILE *stream) {
+  while (!in_foreground()) {
+    session.stale = 1;
+    struct pollfd signals = {session.pipe[0], POLLIN, 0};
+    if (poll(&signals, 1, 200) > 0) return EOF;
+  }
+  return rl_getc(stream);
+}
+
 void handsh_prompt_begin(
     const char *prompt, int out_fd, handsh_completer completer, void *context) {
   session.out = out_fd == 2 ? stderr : stdout;
@@ -275,6 +331,7 @@ void handsh_prompt_begin(
   rl_catch_signals = 0;
   rl_catch_sigwinch = 0;
   rl_prep_term_function = prep_terminal;
+  rl_getc_function = read_key;
   rl_attempted_completion_function = attempt_completion;
   rl_completer_word_break_characters = " \t;#";
   rl_completer_quote_characters = "\"";
@@ -293,19 +350,23 @@ void handsh_prompt_begin(
   } else {
     session.pipe[0] = session.pipe[1] = -1;
   }
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = on_signal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
+  struct sigaction ignore;
+  memset(&ignore, 0, sizeof ignore);
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
   for (int i = 0; i < caught_count; i++) {
-    sigaction(caught[i], &action, &session.previous[i]);
+    sigaction(caught[i], NULL, &session.previous[i]);
     // A signal the parent set to be ignored (nohup) stays ignored.
-    if (session.previous[i].sa_handler == SIG_IGN && caught[i] != SIGCONT &&
-        caught[i] != SIGWINCH)
-      sigaction(caught[i], &session.previous[i], NULL);
+    session.ours[i] = session.previous[i].sa_handler != SIG_IGN || caught[i] == SIGCONT ||
+                      caught[i] == SIGWINCH;
   }
+  catch_signals(1);
+  // A closed stdout is a failed write (EPIPE) that the prompt answers,
+  // never a death by SIGPIPE (handsh(1), THE PROMPT).
+  sigaction(SIGPIPE, &ignore, &session.previous_pipe);
   session.continues_seen = continues;
+  session.stale = 0;
+  running = interrupted = ending = 0;
 }
 
 void handsh_prompt_end(void) {
@@ -314,6 +375,8 @@ void handsh_prompt_end(void) {
     session.reading = 0;
   }
   for (int i = 0; i < caught_count; i++) sigaction(caught[i], &session.previous[i], NULL);
+  sigaction(SIGPIPE, &session.previous_pipe, NULL);
+  running = 0;
   wake_fd = -1;
   for (int i = 0; i < 2; i++) {
     if (session.pipe[i] >= 0) close(session.pipe[i]);
@@ -327,12 +390,23 @@ void handsh_prompt_end(void) {
 
 handsh_read_result handsh_prompt_read(void) {
   handsh_read_result result = {handsh_read_end, NULL, 0};
+  if (ending) {
+    result.kind = handsh_read_signal;
+    result.signal = ending;
+    return result;
+  }
   session.done = 0;
   session.line = NULL;
   show_prompt();
   while (!session.done) {
-    struct pollfd fds[2] = {{0, POLLIN, 0}, {session.pipe[0], POLLIN, 0}};
-    int ready = poll(fds, session.pipe[0] >= 0 ? 2 : 1, -1);
+    // In the background the terminal is not even polled: a key typed to the
+    // shell would wake the poll for ever. The signal pipe is, and the owner
+    // of the terminal is looked at again twice a second (a shell's `fg`
+    // sends SIGCONT too, but not every program that hands a terminal over).
+    int foreground = in_foreground();
+    if (foreground && session.stale) resume();
+    struct pollfd fds[2] = {{foreground ? 0 : -1, POLLIN, 0}, {session.pipe[0], POLLIN, 0}};
+    int ready = poll(fds, 2, foreground ? -1 : 500);
     if (ready < 0) {
       if (errno == EINTR) continue;
       break;
@@ -365,11 +439,35 @@ handsh_read_result handsh_prompt_read(void) {
     result.line = session.line;
     return result;
   }
+  // A signal that made read_key give up: it, not the end of input.
+  int fatal = handle_signals();
+  if (fatal) {
+    write_out("\n");
+    result.kind = handsh_read_signal;
+    result.signal = fatal;
+    return result;
+  }
   // The end of input: readline wrote a line break itself if it had
   // bracketed paste on; otherwise this is the one.
   if (!session.pasting) write_out("\n");
   return result;
 }
+
+void handsh_prompt_run_begin(void) {
+  interrupted = 0;
+  running = 1;
+  catch_signals(0);
+}
+
+void handsh_prompt_run_end(void) {
+  catch_signals(1);
+  running = 0;
+  interrupted = 0;
+}
+
+int handsh_prompt_interrupted(void) { return interrupted || ending; }
+
+int handsh_prompt_ending(void) { return ending; }
 
 _Noreturn void handsh_die_by_signal(int number) {
   signal(number, SIG_DFL);
