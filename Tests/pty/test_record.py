@@ -91,6 +91,20 @@ def test_a_signal_ends_the_session_and_the_recording_is_written(box, number):
     assert text == "#!/usr/bin/env -S handsh --seed 42\nadd\n#> 7♥\n"
 
 
+@pytest.mark.parametrize("how", ["key", "kill"])
+def test_ctrl_backslash_writes_the_recording_then_ends_by_sigquit(box, how):
+    sh = box.spawn("--seed", "42", "--record", "q.hand")
+    sh.first_prompt()
+    sh.command("add")
+    if how == "key":
+        sh.child.sendcontrol("\\")
+    else:
+        sh.kill(signal.SIGQUIT)
+    assert sh.wait_exit() == 128 + signal.SIGQUIT
+    text = (box.cwd / "q.hand").read_text(encoding="utf-8")
+    assert text == "#!/usr/bin/env -S handsh --seed 42\nadd\n#> 7♥\n"
+
+
 def test_no_partial_recording_exists_during_the_session(box):
     sh = box.spawn("--seed", "42", "--record", "p.hand")
     sh.first_prompt()

@@ -9,6 +9,7 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   let screen: Int32 = Platform.isTerminal(1) ? 1 : 2
   runner.sink.pointsAtFailures = Platform.isTerminal(2)
   let context = PromptContext(ascii: runner.options.ascii)
+  var results = PromptResults(screen: screen)
   handsh_prompt_begin(
     "handsh> ", screen,
     { context, before, text, fileNames in
@@ -37,10 +38,13 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
         let text = read.line.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
         free(read.line)
         for line in promptLines(text ?? []) {
-          if case .quit = enter(line, &runner, &history) { return .quit }
-          // Results that cannot be written (a full disk) end the session;
-          // the caller reports it, with exit status 1.
-          if runner.output.failure != nil { return .quit }
+          handsh_prompt_run_begin()
+          let flow = enter(line, &runner, &history)
+          handsh_prompt_run_end()
+          if case .quit = flow { return .quit }
+          let ending = handsh_prompt_ending()
+          if ending != 0 { return .signal(ending) }
+          if !results.check(&runner) { return .quit }
         }
       case handsh_read_signal:
         return .signal(read.signal)
@@ -52,14 +56,50 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   runner.output.flush()
   handsh_prompt_end()
   if case .signal(let number) = end {
-    // SIGTERM and SIGHUP end a session as quit would: a recording is
-    // written first (handsh(1), GOLDEN TESTS).
-    if number != SIGQUIT { _ = runner.recorder?.finish() }
+    // SIGQUIT, SIGTERM and SIGHUP end a session as quit would: a
+    // recording is written first (handsh(1), GOLDEN TESTS).
+    _ = runner.recorder?.finish()
     // The terminal is restored; end as the signal asks, so that the parent
     // (a shell) sees how handsh ended.
     handsh_die_by_signal(number)
   }
   return 0
+}
+
+/// Where the prompt's results go: stdout, until it is a pipe whose reader
+/// is gone; then the prompt's terminal, said once (handsh(1), THE PROMPT).
+struct PromptResults {
+  /// The terminal the prompt is drawn on (1 or 2).
+  let screen: Int32
+  /// The descriptor results are written to now.
+  private(set) var fd: Int32 = 1
+
+  init(screen: Int32) { self.screen = screen }
+
+  /// After a line: deals with a failed write of its results. False when the
+  /// session cannot go on (the caller reports why, with exit status 1).
+  mutating func check(_ runner: inout Runner) -> Bool {
+    guard let failure = runner.output.failure else { return true }
+    switch failure {
+    case EINTR:
+      // Control-C abandoned a write that blocked (a full pipe): the rest of
+      // those results is dropped, and the session goes on.
+      runner.output = Output(fd: fd)
+      return true
+    case EPIPE where fd != screen:
+      fd = screen
+      Platform.printError(
+        "handsh: standard output is closed; results are now shown here", to: screen)
+      // What could not be written is shown here, then all that follows.
+      var moved = Output(fd: screen)
+      moved.buffer = runner.output.buffer
+      runner.output = moved
+      runner.output.flush()
+      return runner.output.failure == nil
+    default:
+      return false
+    }
+  }
 }
 
 /// How a prompt session ended.
