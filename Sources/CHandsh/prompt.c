@@ -4,6 +4,7 @@
 // self-pipe; the read loop polls the terminal and that pipe, and handles a
 // signal between two keystrokes, where readline's state is whole. Readline
 // itself catches nothing (rl_catch_signals = 0).
+#define _GNU_SOURCE  // wcwidth
 #include "handsh_prompt.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <readline/readline.h>
 #include <readline/history.h>
@@ -59,6 +61,8 @@ static struct {
   /// Which of `caught` are handsh's (not left ignored, as nohup asks).
   int ours[caught_count];
   struct sigaction previous_pipe;
+  /// What a list of matches shows for each (handsh_completion_labels).
+  char **keys, **labels;
 } session = {.pipe = {-1, -1}};
 
 static void on_signal(int number) {
@@ -250,9 +254,77 @@ static char *quote_file(char *text, int match_type, char *quote) {
   return quoted;
 }
 
+static void free_matches(char **matches) {
+  if (matches == NULL) return;
+  for (char **match = matches; *match != NULL; match++) free(*match);
+  free(matches);
+}
+
+static void forget_labels(void) {
+  free_matches(session.keys);
+  free_matches(session.labels);
+  session.keys = session.labels = NULL;
+}
+
+void handsh_completion_labels(char **keys, char **labels) {
+  forget_labels();
+  session.keys = keys;
+  session.labels = labels;
+}
+
+/// How many columns the terminal gives `text` (as readline counts them).
+static int text_width(const char *text) {
+  mbstate_t state;
+  memset(&state, 0, sizeof state);
+  int width = 0;
+  size_t left = strlen(text);
+  while (left > 0) {
+    wchar_t wide;
+    size_t length = mbrtowc(&wide, text, left, &state);
+    if (length == (size_t)-1 || length == (size_t)-2) {
+      memset(&state, 0, sizeof state);
+      length = 1;
+      width++;
+    } else {
+      if (length == 0) length = 1;
+      int columns = wcwidth(wide);
+      width += columns > 0 ? columns : 0;
+    }
+    text += length;
+    left -= length;
+  }
+  return width;
+}
+
+/// Lists the matches by their labels (readline's own layout and paging
+/// rules), then draws the prompt and the line again.
+static void display_labelled(char **matches, int count, int longest) {
+  (void)longest;
+  char **shown = calloc((size_t)count + 2, sizeof *shown);
+  if (shown == NULL) return;
+  shown[0] = matches[0];
+  int widest = 0;
+  for (int i = 1; i <= count; i++) {
+    shown[i] = matches[i];
+    for (size_t j = 0; session.keys != NULL && session.keys[j] != NULL; j++) {
+      if (strcmp(session.keys[j], matches[i]) == 0 && session.labels[j] != NULL) {
+        shown[i] = session.labels[j];
+        break;
+      }
+    }
+    int width = text_width(shown[i]);
+    if (width > widest) widest = width;
+  }
+  rl_display_match_list(shown, count, widest);
+  free(shown);
+  rl_forced_update_display();
+}
+
 static char **attempt_completion(const char *text, int start, int end) {
   (void)end;
   rl_attempted_completion_over = 1;  // never readline's own file names
+  forget_labels();
+  rl_completion_display_matches_hook = NULL;
   if (session.completer == NULL || start < 0) return NULL;
   char *before = strndup(rl_line_buffer, (size_t)start);
   if (before == NULL) return NULL;
@@ -263,6 +335,9 @@ static char **attempt_completion(const char *text, int start, int end) {
     rl_filename_completion_desired = 1;
     rl_filename_quoting_desired = 1;
   }
+  // Only then: readline's own listing asks before showing very many.
+  if (matches != NULL && session.labels != NULL)
+    rl_completion_display_matches_hook = display_labelled;
   return matches;
 }
 
@@ -382,6 +457,8 @@ void handsh_prompt_end(void) {
     if (session.pipe[i] >= 0) close(session.pipe[i]);
     session.pipe[i] = -1;
   }
+  forget_labels();
+  rl_completion_display_matches_hook = NULL;
   free(session.prompt);
   session.prompt = NULL;
   session.completer = NULL;

@@ -89,6 +89,16 @@ final class TabCompletionTests: XCTestCase {
     XCTAssertEqual(candidates("", after: "del "), [])
   }
 
+  func testPositionsAreListedWithTheirCards() {
+    XCTAssertEqual(
+      completions(typed: "", after: "del ", in: context).labels, ["1 7♥", "2 3♣", "3 K♥"])
+    XCTAssertEqual(completions(typed: "2", after: "mv 1 ", in: context).labels, ["2 3♣"])
+    context.ascii = true
+    XCTAssertEqual(
+      completions(typed: "", after: "mv ", in: context).labels, ["1 7H", "2 3C", "3 KH"])
+    XCTAssertEqual(completions(typed: "", after: "add ", in: context).labels, [])
+  }
+
   func testTheHandsCardsAfterExpect() {
     XCTAssertEqual(candidates("", after: "expect "), ["7♥", "3♣", "K♥"])
     XCTAssertEqual(candidates("", after: "expect 7h "), ["3♣", "K♥"])

@@ -78,6 +78,12 @@ void handsh_use_utf8_locale(void);
 /// (`set completion-ignore-case on`).
 int handsh_completion_ignores_case(void);
 
+/// For the completion being answered: what a list of the matches shows
+/// for each (`labels[i]` for the match `keys[i]`), instead of the match.
+/// Takes both arrays (from handsh_matches_new) and frees them.
+void handsh_completion_labels(
+    char *_Nullable *_Nonnull keys, char *_Nullable *_Nonnull labels);
+
 /// An array for `count` matches and the NULL after them, all NULL for now.
 char *_Nullable *_Nullable handsh_matches_new(size_t count);
 /// Stores a copy of `text` at `index` of an array from handsh_matches_new.

@@ -170,6 +170,14 @@ private func readlineMatches(_ answer: Completions)
     answer.candidates.count == 1 ? answer.candidates : [answer.common] + answer.candidates
   guard let matches = handsh_matches_new(entries.count) else { return nil }
   for (index, entry) in entries.enumerated() { handsh_matches_set(matches, index, entry) }
+  if answer.labels.count == answer.candidates.count,
+    let keys = handsh_matches_new(answer.candidates.count),
+    let labels = handsh_matches_new(answer.labels.count)
+  {
+    for (index, key) in answer.candidates.enumerated() { handsh_matches_set(keys, index, key) }
+    for (index, label) in answer.labels.enumerated() { handsh_matches_set(labels, index, label) }
+    handsh_completion_labels(keys, labels)
+  }
   return matches
 }
 
