@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -339,6 +340,12 @@ static char **attempt_completion(const char *text, int start, int end) {
   if (matches != NULL && session.labels != NULL)
     rl_completion_display_matches_hook = display_labelled;
   return matches;
+}
+
+int handsh_terminal_columns(int fd) {
+  struct winsize size;
+  if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+  return size.ws_col;
 }
 
 int handsh_completion_ignores_case(void) {

@@ -172,31 +172,4 @@ final class TabCompletionTests: XCTestCase {
     XCTAssertEqual(lines("a\r\nb\rc\n\nd"), ["a", "b", "c", "", "d"])
     XCTAssertEqual(lines("\n"), [""])
   }
-
-  // MARK: Pointing at a failed command
-
-  func pointer(_ line: String, _ failed: String) -> [String] {
-    let bytes = Array(line.utf8)
-    guard let range = line.range(of: failed) else {
-      XCTFail("\(failed) is not in \(line)")
-      return []
-    }
-    let start = line.utf8.distance(from: line.startIndex, to: range.lowerBound)
-    return failurePointer(line: bytes, command: start..<(start + failed.utf8.count))
-  }
-
-  func testThePointerUnderlinesTheFailedCommand() {
-    XCTAssertEqual(
-      pointer("add; del 9; add", "del 9"),
-      ["  add; del 9; add", "       ^^^^^"])
-    // Suits are one column, a variation selector none, a tab shows as a space.
-    XCTAssertEqual(
-      pointer("add Q♥️;\tdel 9", "del 9"),
-      ["  add Q♥️; del 9", "          ^^^^^"])
-    // Control characters are shown escaped, and counted as shown.
-    XCTAssertEqual(
-      pointer("add\u{1B}x; del 9", "del 9"),
-      ["  add\\x1Bx; del 9", "            ^^^^^"])
-    XCTAssertEqual(pointer("漢字; del 9", "del 9"), ["  漢字; del 9", "        ^^^^^"])
-  }
 }

@@ -41,7 +41,7 @@ def test_the_recording_passes_and_reads_like_the_session(box):
     out = sh.command("new")
     assert len(out) == 1 and out[0] == "(empty)"
     seed_line = sh.command("deck")
-    assert sh.command("bogus") == ["error: unknown command 'bogus'"]
+    assert sh.command("bogus") == ["  bogus", "  ^^^^^", "error: unknown command 'bogus'"]
     sh.child.send("quit\r")
     assert sh.wait_exit() == 0
 

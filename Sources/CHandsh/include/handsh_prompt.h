@@ -74,6 +74,9 @@ _Noreturn void handsh_die_by_signal(int signal);
 /// follow the environment. Call before the prompt's first line.
 void handsh_use_utf8_locale(void);
 
+/// The columns of the terminal on `fd`, or 0 when it is none or does not say.
+int handsh_terminal_columns(int fd);
+
 /// Whether the inputrc asks completion to ignore case
 /// (`set completion-ignore-case on`).
 int handsh_completion_ignores_case(void);

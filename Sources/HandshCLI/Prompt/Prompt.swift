@@ -114,6 +114,13 @@ enum PromptEnd {
 func enter(_ line: [UInt8], _ runner: inout Runner, _ history: inout HistoryFile) -> Flow {
   // A line over the limit runs nothing, and is no line to recall either.
   if line.count <= lineLimit { history.add(line) }
+  // One echo of the line with marks under every offending word, before
+  // the messages (handsh(1), THE PROMPT).
+  if runner.sink.pointsAtFailures, line.count <= lineLimit {
+    for row in syntaxPointer(line: line, width: terminalWidth()) {
+      Platform.printError(row, to: runner.sink.errors)
+    }
+  }
   let flow = runner.enter(line)
   runner.output.flush()
   return flow
@@ -195,60 +202,4 @@ private func folderNames(_ folder: String) -> [String] {
     if let name { names.append(name) }
   }
   return names
-}
-
-// MARK: Pointing at a failed command
-
-/// The two lines that point at the failed command of a line holding several
-/// (handsh(1), THE PROMPT): the line again, indented by two spaces, made safe
-/// as in diagnostics (tabs shown as spaces), and `^` under each column of
-/// the failed command. They go to stderr before `error: MESSAGE`.
-package func failurePointer(line: [UInt8], command span: Range<Int>) -> [String] {
-  let lower = min(max(span.lowerBound, 0), line.count)
-  let upper = min(max(span.upperBound, lower), line.count)
-  func shown(_ bytes: ArraySlice<UInt8>) -> String {
-    safeText(bytes).replacingTabs()
-  }
-  let before = shown(line[..<lower])
-  let failed = shown(line[lower..<upper])
-  let after = shown(line[upper...])
-  let indent = "  "
-  return [
-    indent + before + failed + after,
-    indent + String(repeating: " ", count: columns(before))
-      + String(repeating: "^", count: max(1, columns(failed))),
-  ]
-}
-
-extension String {
-  fileprivate func replacingTabs() -> String {
-    String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\t" ? " " : $0 }))
-  }
-}
-
-/// How many columns a terminal gives `text`: none for combining marks,
-/// variation selectors and other invisible format characters, two for wide
-/// East Asian characters and emoji, one for the rest.
-private func columns(_ text: String) -> Int {
-  text.unicodeScalars.reduce(0) { total, scalar in
-    let properties = scalar.properties
-    switch properties.generalCategory {
-    case .nonspacingMark, .enclosingMark, .format: return total
-    default: break
-    }
-    if properties.isVariationSelector { return total }
-    if properties.isEmojiPresentation || isWide(scalar.value) { return total + 2 }
-    return total + 1
-  }
-}
-
-private func isWide(_ value: UInt32) -> Bool {
-  switch value {
-  case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-    0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-    0xFFE0...0xFFE6, 0x20000...0x3FFFD:
-    return true
-  default:
-    return false
-  }
 }
