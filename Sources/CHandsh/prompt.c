@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -35,6 +36,8 @@ static volatile sig_atomic_t running = 0;
 /// While they run: Control-C came, or a signal that ends handsh (its number).
 static volatile sig_atomic_t interrupted = 0;
 static volatile sig_atomic_t ending = 0;
+/// The terminal the prompt is drawn on.
+static volatile sig_atomic_t screen_fd = -1;
 
 // The prompt session, from handsh_prompt_begin to handsh_prompt_end.
 static struct {
@@ -74,6 +77,14 @@ static void on_signal(int number) {
     // Control-C has then done its work, and is not answered at the prompt.
     if (number == SIGINT) {
       interrupted = 1;
+      // The terminal echoed `^C` (the shell's mode, while commands run):
+      // what follows starts on a line of its own.
+      struct termios modes;
+      if (screen_fd >= 0 && tcgetattr(screen_fd, &modes) == 0 && (modes.c_lflag & ECHO) &&
+          (modes.c_lflag & ECHOCTL)) {
+        ssize_t ignored = write(screen_fd, "\n", 1);
+        (void)ignored;
+      }
       errno = saved;
       return;
     }
@@ -397,6 +408,7 @@ static int read_key(FILE *stream) {
 void handsh_prompt_begin(
     const char *prompt, int out_fd, handsh_completer completer, void *context) {
   session.out = out_fd == 2 ? stderr : stdout;
+  screen_fd = out_fd;
   session.prompt = strdup(prompt);
   session.completer = completer;
   session.context = context;
@@ -459,6 +471,7 @@ void handsh_prompt_end(void) {
   for (int i = 0; i < caught_count; i++) sigaction(caught[i], &session.previous[i], NULL);
   sigaction(SIGPIPE, &session.previous_pipe, NULL);
   running = 0;
+  screen_fd = -1;
   wake_fd = -1;
   for (int i = 0; i < 2; i++) {
     if (session.pipe[i] >= 0) close(session.pipe[i]);

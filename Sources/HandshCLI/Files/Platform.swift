@@ -1,3 +1,5 @@
+import CHandsh
+
 // The one file that imports the C library: every other file of the shell
 // reaches it through this import (re-exported) and the `Platform` helpers.
 #if canImport(Glibc)
@@ -33,10 +35,14 @@ enum Platform {
       guard let base = bytes.baseAddress else { return nil }
       let written = writeBytes(fd, base + offset, bytes.count - offset)
       if written < 0 {
-        if errno == EINTR { continue }
+        // At the prompt, Control-C or a signal that ends handsh abandons a
+        // write that blocks (handsh(1), THE PROMPT); other signals do not.
+        if errno == EINTR, handsh_prompt_interrupted() == 0 { continue }
         return errno
       }
       offset += written
+      // A signal that cut a write short is seen here, not as EINTR.
+      if offset < bytes.count, handsh_prompt_interrupted() != 0 { return EINTR }
     }
     return nil
   }

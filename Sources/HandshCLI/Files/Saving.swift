@@ -1,3 +1,4 @@
+import CHandsh
 import HandKit
 
 /// `save FILE` (handsh(1), save): what FILE already is decides how it is
@@ -85,7 +86,11 @@ private func linkTarget(_ path: [UInt8]) -> [UInt8]? {
 /// Writes into the file that is there, as `>` does: for FIFOs, devices and
 /// hard-linked files. The errno of a failure.
 private func writeInPlace(_ bytes: [UInt8], to path: [UInt8]) -> Int32? {
-  let fd = Platform.withCPath(path) { open($0, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC) } ?? -1
+  var fd: Int32 = -1
+  // A FIFO with no reader blocks the open: Control-C abandons it (EINTR).
+  repeat {
+    fd = Platform.withCPath(path) { open($0, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC) } ?? -1
+  } while fd < 0 && errno == EINTR && handsh_prompt_interrupted() == 0
   guard fd >= 0 else { return errno }
   var failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
   var status = stat()
