@@ -36,6 +36,8 @@ static volatile sig_atomic_t running = 0;
 /// While they run: Control-C came, or a signal that ends handsh (its number).
 static volatile sig_atomic_t interrupted = 0;
 static volatile sig_atomic_t ending = 0;
+/// A signal that ends handsh came (at any time): for read_key.
+static volatile sig_atomic_t fatal_seen = 0;
 /// The terminal the prompt is drawn on.
 static volatile sig_atomic_t screen_fd = -1;
 
@@ -72,6 +74,7 @@ static struct {
 static void on_signal(int number) {
   int saved = errno;
   if (number == SIGCONT) continues++;
+  if (number == SIGQUIT || number == SIGTERM || number == SIGHUP) fatal_seen = number;
   if (running) {
     // Said to the command that runs, through EINTR (handsh_prompt_interrupted);
     // Control-C has then done its work, and is not answered at the prompt.
@@ -174,7 +177,9 @@ static void resume(void) {
 /// Control-Z: restore the terminal for the shell, stop, and resume.
 static void stop(void) {
   int point = rl_point;
-  if (session.reading) {
+  // From the background (`kill -TSTP`), the terminal is not handsh's to
+  // draw on or set up: it is as the shell left it already.
+  if (session.reading && in_foreground()) {
     go_to_end();
     // As readline's own handler does: `^Z`, and no line break, which the
     // shell writes itself before its notice (bash's `[1]+  Stopped`).
@@ -399,8 +404,10 @@ static void catch_signals(int restart) {
 static int read_key(FILE *stream) {
   while (!in_foreground()) {
     session.stale = 1;
-    struct pollfd signals = {session.pipe[0], POLLIN, 0};
-    if (poll(&signals, 1, 200) > 0) return EOF;
+    // EOF ends no line that holds text (readline takes it for Control-D);
+    // the read loop then answers the signal.
+    if (fatal_seen) return EOF;
+    poll(NULL, 0, 100);
   }
   return rl_getc(stream);
 }
@@ -460,7 +467,7 @@ void handsh_prompt_begin(
   sigaction(SIGPIPE, &ignore, &session.previous_pipe);
   session.continues_seen = continues;
   session.stale = 0;
-  running = interrupted = ending = 0;
+  running = interrupted = ending = fatal_seen = 0;
 }
 
 void handsh_prompt_end(void) {
