@@ -96,8 +96,20 @@ def test_kill_ends_handsh_waiting_in_the_background(box):
     js.child.expect_exact(SHELL_PROMPT)
     time.sleep(0.3)
     js.run("echo typed")
+    pid = js.handsh_pid()
     js.child.send("kill %1\r")
     js.child.expect_exact(SHELL_PROMPT)
-    time.sleep(0.5)
-    assert "handsh" not in js.run("jobs")
+    deadline = time.monotonic() + 5
+    while os.path.exists(f"/proc/{pid}") and not ended(pid):
+        assert time.monotonic() < deadline, "handsh did not end"
+        time.sleep(0.05)
     assert js.modes() == before
+
+
+def ended(pid):
+    """Whether PID is a zombie (ended, not yet reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
