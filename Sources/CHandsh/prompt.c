@@ -76,18 +76,19 @@ static void on_signal(int number) {
   if (number == SIGCONT) continues++;
   if (number == SIGQUIT || number == SIGTERM || number == SIGHUP) fatal_seen = number;
   if (running) {
+    // The terminal echoed `^C` or `^\` (the shell's mode, while commands
+    // run): what follows starts on a line of its own.
+    struct termios modes;
+    if ((number == SIGINT || number == SIGQUIT) && screen_fd >= 0 &&
+        tcgetattr(screen_fd, &modes) == 0 && (modes.c_lflag & ECHO) &&
+        (modes.c_lflag & ECHOCTL)) {
+      ssize_t ignored = write(screen_fd, "\n", 1);
+      (void)ignored;
+    }
     // Said to the command that runs, through EINTR (handsh_prompt_interrupted);
     // Control-C has then done its work, and is not answered at the prompt.
     if (number == SIGINT) {
       interrupted = 1;
-      // The terminal echoed `^C` (the shell's mode, while commands run):
-      // what follows starts on a line of its own.
-      struct termios modes;
-      if (screen_fd >= 0 && tcgetattr(screen_fd, &modes) == 0 && (modes.c_lflag & ECHO) &&
-          (modes.c_lflag & ECHOCTL)) {
-        ssize_t ignored = write(screen_fd, "\n", 1);
-        (void)ignored;
-      }
       errno = saved;
       return;
     }

@@ -37,6 +37,8 @@ def test_ctrl_c_abandons_a_save_into_a_fifo_and_the_session_goes_on(box):
     sh.child.sendintr()
     shown = clean(sh.prompt()).split("\n")
     assert "7♥" in shown and INTERRUPTED in shown, shown
+    # The terminal's echo of ^C stands on a line of its own.
+    assert "^C" in shown, shown
     # The rest of the line is skipped, as after any failed command.
     assert sh.command("show") == ["1  7♥"]
     assert stat.S_ISFIFO(os.stat(box.cwd / "ff").st_mode)
@@ -63,6 +65,8 @@ def test_ctrl_backslash_ends_handsh_blocked_in_a_save(box):
     sh = blocked_save(box)
     sh.child.sendcontrol("\\")
     assert sh.wait_exit() == 128 + signal.SIGQUIT
+    # The terminal's echo of ^\ stands on a line of its own.
+    assert "\n^\\\n" in sh.tail, repr(sh.tail)
 
 
 def spawn_into_fifo(box, fifo, *args):
