@@ -64,3 +64,20 @@ def test_the_recording_is_written_when_output_closes(box):
     js.child.expect_exact(SHELL_PROMPT)
     recorded = (box.cwd / "rec.hand").read_text(encoding="utf-8")
     assert "\nadd\n#> 7♥\nshow\n#> 1  7♥\n" in recorded, recorded
+
+
+def test_results_of_the_last_line_are_shown_too(box):
+    js = JobShell(box, "bash")
+    start_piped(js)
+    js.child.send("add\r")
+    js.child.expect_exact("7♥")
+    time.sleep(0.3)
+    js.child.sendcontrol("c")
+    js.child.expect_exact("^C")
+    js.child.expect_exact(PROMPT)
+    time.sleep(0.2)
+    js.child.send("add; quit\r")
+    js.child.expect_exact(SHELL_PROMPT)
+    shown = clean(js.child.before).split("\n")
+    assert shown[1:3] == [NOTICE, "3♣ 7♥"], shown
+    assert js.run("echo ${PIPESTATUS[0]}") == "0"

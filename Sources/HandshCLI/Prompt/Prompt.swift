@@ -54,6 +54,8 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
     }
   }
   runner.output.flush()
+  // `add; quit` after the reader went away: the last results too.
+  _ = results.check(&runner)
   handsh_prompt_end()
   if case .signal(let number) = end {
     // SIGQUIT, SIGTERM and SIGHUP end a session as quit would: a
