@@ -379,23 +379,30 @@ void handsh_matches_set(char **matches, size_t index, const char *text) {
 // MARK: The session
 
 /// Catches `caught` (those that are handsh's) with `on_signal`. While a
-/// line's commands run, without SA_RESTART, so that a blocked open(2) or
-/// write(2) returns EINTR and Control-C, SIGTERM and SIGHUP never wait on
-/// it; and Control-Z then stops handsh at once (the terminal is in the
-/// shell's mode while commands run).
+/// line's commands run, the keys and signals that end or interrupt go
+/// without SA_RESTART, so that a blocked open(2) or write(2) returns EINTR
+/// and Control-C, SIGTERM and SIGHUP never wait on it; a resize or a
+/// SIGCONT still restarts what it interrupts. Control-Z then stops handsh
+/// at once (the terminal is in the shell's mode while commands run).
 static void catch_signals(int restart) {
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = restart ? SA_RESTART : 0;
+  action.sa_flags = SA_RESTART;
+  struct sigaction interrupting = action;
+  interrupting.sa_flags = restart ? SA_RESTART : 0;
   struct sigaction fallback;
   memset(&fallback, 0, sizeof fallback);
   fallback.sa_handler = SIG_DFL;
   sigemptyset(&fallback.sa_mask);
   for (int i = 0; i < caught_count; i++) {
     if (!session.ours[i]) continue;
-    sigaction(caught[i], !restart && caught[i] == SIGTSTP ? &fallback : &action, NULL);
+    int number = caught[i];
+    if (number == SIGCONT || number == SIGWINCH)
+      sigaction(number, &action, NULL);
+    else
+      sigaction(number, !restart && number == SIGTSTP ? &fallback : &interrupting, NULL);
   }
 }
 

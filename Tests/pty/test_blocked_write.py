@@ -133,3 +133,22 @@ def test_ctrl_z_stops_handsh_blocked_in_a_save_and_fg_goes_on_waiting(box):
     js.child.send("quit\r")
     js.child.expect_exact(SHELL_PROMPT)
     assert js.modes() == before
+
+
+def test_a_resize_does_not_abandon_a_blocked_save(box):
+    sh = blocked_save(box)
+    sh.child.setwinsize(30, 100)  # SIGWINCH while blocked in open(2)
+    time.sleep(0.5)
+    assert sh.child.isalive()
+    with pytest.raises(pexpect.TIMEOUT):
+        sh.child.expect_exact("error", timeout=0.5)
+    # Still waiting: a reader now gets the script.
+    with open(box.cwd / "ff", encoding="utf-8") as reader:
+        script = reader.read()
+    assert script.startswith("#!/usr/bin/env handsh\n"), script
+    # The line then goes on: its other results, and the next prompt.
+    after = clean(sh.prompt())
+    assert after.split("\n")[-3:-1] == ["7♥", "3♣ 7♥"], repr(after)
+    sh.settle()  # readline redraws the prompt for the new size
+    shown = sh.command("show")
+    assert shown == ["1  3♣", "2  7♥"], repr(sh.child.before)
