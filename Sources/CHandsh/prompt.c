@@ -3,7 +3,10 @@
 // Signals are caught by one handler that writes the signal's number to a
 // self-pipe; the read loop polls the terminal and that pipe, and handles a
 // signal between two keystrokes, where readline's state is whole. Readline
-// itself catches nothing (rl_catch_signals = 0).
+// itself catches nothing (rl_catch_signals = 0). The terminal is never read
+// nor set up from the background. While a line's commands run
+// (handsh_prompt_run_begin), Control-C and the signals that end handsh
+// interrupt a blocked open or write instead of waiting for the next key.
 #define _GNU_SOURCE  // wcwidth
 #include "handsh_prompt.h"
 
