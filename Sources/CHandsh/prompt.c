@@ -3,7 +3,11 @@
 // Signals are caught by one handler that writes the signal's number to a
 // self-pipe; the read loop polls the terminal and that pipe, and handles a
 // signal between two keystrokes, where readline's state is whole. Readline
-// itself catches nothing (rl_catch_signals = 0).
+// itself catches nothing (rl_catch_signals = 0). The terminal is never read
+// nor set up from the background. While a line's commands run
+// (handsh_prompt_run_begin), Control-C and the signals that end handsh
+// interrupt a blocked open or write instead of waiting for the next key.
+#define _GNU_SOURCE  // wcwidth
 #include "handsh_prompt.h"
 
 #include <errno.h>
@@ -15,7 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <readline/readline.h>
 #include <readline/history.h>
@@ -27,6 +34,15 @@ enum { caught_count = sizeof caught / sizeof caught[0] };
 // What the signal handler touches, and nothing else.
 static volatile sig_atomic_t wake_fd = -1;
 static volatile sig_atomic_t continues = 0;
+/// A line's commands are running (between two reads of the prompt).
+static volatile sig_atomic_t running = 0;
+/// While they run: Control-C came, or a signal that ends handsh (its number).
+static volatile sig_atomic_t interrupted = 0;
+static volatile sig_atomic_t ending = 0;
+/// A signal that ends handsh came (at any time): for read_key.
+static volatile sig_atomic_t fatal_seen = 0;
+/// The terminal the prompt is drawn on.
+static volatile sig_atomic_t screen_fd = -1;
 
 // The prompt session, from handsh_prompt_begin to handsh_prompt_end.
 static struct {
@@ -48,11 +64,39 @@ static struct {
   int pasting;
   /// The SIGCONTs already answered.
   sig_atomic_t continues_seen;
+  /// The terminal must be set up again and the prompt redrawn once handsh
+  /// is in the foreground (after a stop, or a SIGCONT in the background).
+  int stale;
+  /// Which of `caught` are handsh's (not left ignored, as nohup asks).
+  int ours[caught_count];
+  struct sigaction previous_pipe;
+  /// What a list of matches shows for each (handsh_completion_labels).
+  char **keys, **labels;
 } session = {.pipe = {-1, -1}};
 
 static void on_signal(int number) {
   int saved = errno;
   if (number == SIGCONT) continues++;
+  if (number == SIGQUIT || number == SIGTERM || number == SIGHUP) fatal_seen = number;
+  if (running) {
+    // The terminal echoed `^C` or `^\` (the shell's mode, while commands
+    // run): what follows starts on a line of its own.
+    struct termios modes;
+    if ((number == SIGINT || number == SIGQUIT) && screen_fd >= 0 &&
+        tcgetattr(screen_fd, &modes) == 0 && (modes.c_lflag & ECHO) &&
+        (modes.c_lflag & ECHOCTL)) {
+      ssize_t ignored = write(screen_fd, "\n", 1);
+      (void)ignored;
+    }
+    // Said to the command that runs, through EINTR (handsh_prompt_interrupted);
+    // Control-C has then done its work, and is not answered at the prompt.
+    if (number == SIGINT) {
+      interrupted = 1;
+      errno = saved;
+      return;
+    }
+    if (number == SIGQUIT || number == SIGTERM || number == SIGHUP) ending = number;
+  }
   unsigned char byte = (unsigned char)number;
   if (wake_fd >= 0) {
     ssize_t ignored = write(wake_fd, &byte, 1);
@@ -112,8 +156,9 @@ static void interrupt(void) {
 }
 
 /// Whether handsh's process group owns the terminal. Setting the terminal
-/// up from the background stops handsh again (SIGTTOU): `kill %1` sends
-/// SIGTERM then SIGCONT to a stopped job, and the SIGTERM must be answered.
+/// up from the background stops handsh again (SIGTTOU), and reading it stops
+/// handsh inside read(2) (SIGTTIN), to resume there after `fg` with the
+/// terminal in the shell's mode: neither is ever done from the background.
 static int in_foreground(void) {
   pid_t owner = tcgetpgrp(fileno(rl_instream != NULL ? rl_instream : stdin));
   return owner == -1 || owner == getpgrp();
@@ -121,10 +166,11 @@ static int in_foreground(void) {
 
 /// Sets the terminal up again and redraws the prompt and the typed text,
 /// with the cursor where it was: after `fg` (the shell has put the terminal
-/// back as it likes it), or after any SIGCONT that leaves handsh in the
-/// foreground (one in the background waits for the SIGCONT of `fg`).
+/// back as it likes it), or after any SIGCONT, once handsh is in the
+/// foreground.
 static void resume(void) {
-  if (!session.reading || !in_foreground()) return;
+  session.stale = 0;
+  if (!session.reading) return;
   if (RL_ISSTATE(RL_STATE_TERMPREPPED)) rl_deprep_terminal();
   prep_terminal(session.meta);
   rl_reset_screen_size();
@@ -135,13 +181,14 @@ static void resume(void) {
 /// Control-Z: restore the terminal for the shell, stop, and resume.
 static void stop(void) {
   int point = rl_point;
-  if (session.reading) {
+  // From the background (`kill -TSTP`), the terminal is not handsh's to
+  // draw on or set up: it is as the shell left it already.
+  if (session.reading && in_foreground()) {
     go_to_end();
+    // As readline's own handler does: `^Z`, and no line break, which the
+    // shell writes itself before its notice (bash's `[1]+  Stopped`).
     write_out("^Z");
     rl_cleanup_after_signal();  // the terminal as the shell left it
-    // A line break, so that the shell's notice (dash writes none first)
-    // does not overwrite the line; it is redrawn after `fg`.
-    write_out("\n");
   }
   struct sigaction ours, fallback;
   memset(&fallback, 0, sizeof fallback);
@@ -154,7 +201,8 @@ static void stop(void) {
   sigaction(SIGTSTP, &ours, NULL);
   session.continues_seen = continues;
   rl_point = point;
-  resume();
+  // `bg` continues handsh in the background: the redraw waits for `fg`.
+  session.stale = 1;
 }
 
 /// SIGQUIT, SIGTERM, SIGHUP: the terminal restored, on a fresh line, before
@@ -184,7 +232,7 @@ static int handle_signals(void) {
       // The SIGCONT that ends a stop of our own is answered in stop().
       if (session.continues_seen != continues) {
         session.continues_seen = continues;
-        resume();
+        session.stale = 1;
       }
       break;
     default: leave(); return byte;
@@ -227,9 +275,77 @@ static char *quote_file(char *text, int match_type, char *quote) {
   return quoted;
 }
 
+static void free_matches(char **matches) {
+  if (matches == NULL) return;
+  for (char **match = matches; *match != NULL; match++) free(*match);
+  free(matches);
+}
+
+static void forget_labels(void) {
+  free_matches(session.keys);
+  free_matches(session.labels);
+  session.keys = session.labels = NULL;
+}
+
+void handsh_completion_labels(char **keys, char **labels) {
+  forget_labels();
+  session.keys = keys;
+  session.labels = labels;
+}
+
+/// How many columns the terminal gives `text` (as readline counts them).
+static int text_width(const char *text) {
+  mbstate_t state;
+  memset(&state, 0, sizeof state);
+  int width = 0;
+  size_t left = strlen(text);
+  while (left > 0) {
+    wchar_t wide;
+    size_t length = mbrtowc(&wide, text, left, &state);
+    if (length == (size_t)-1 || length == (size_t)-2) {
+      memset(&state, 0, sizeof state);
+      length = 1;
+      width++;
+    } else {
+      if (length == 0) length = 1;
+      int columns = wcwidth(wide);
+      width += columns > 0 ? columns : 0;
+    }
+    text += length;
+    left -= length;
+  }
+  return width;
+}
+
+/// Lists the matches by their labels (readline's own layout and paging
+/// rules), then draws the prompt and the line again.
+static void display_labelled(char **matches, int count, int longest) {
+  (void)longest;
+  char **shown = calloc((size_t)count + 2, sizeof *shown);
+  if (shown == NULL) return;
+  shown[0] = matches[0];
+  int widest = 0;
+  for (int i = 1; i <= count; i++) {
+    shown[i] = matches[i];
+    for (size_t j = 0; session.keys != NULL && session.keys[j] != NULL; j++) {
+      if (strcmp(session.keys[j], matches[i]) == 0 && session.labels[j] != NULL) {
+        shown[i] = session.labels[j];
+        break;
+      }
+    }
+    int width = text_width(shown[i]);
+    if (width > widest) widest = width;
+  }
+  rl_display_match_list(shown, count, widest);
+  free(shown);
+  rl_forced_update_display();
+}
+
 static char **attempt_completion(const char *text, int start, int end) {
   (void)end;
   rl_attempted_completion_over = 1;  // never readline's own file names
+  forget_labels();
+  rl_completion_display_matches_hook = NULL;
   if (session.completer == NULL || start < 0) return NULL;
   char *before = strndup(rl_line_buffer, (size_t)start);
   if (before == NULL) return NULL;
@@ -240,7 +356,16 @@ static char **attempt_completion(const char *text, int start, int end) {
     rl_filename_completion_desired = 1;
     rl_filename_quoting_desired = 1;
   }
+  // Only then: readline's own listing asks before showing very many.
+  if (matches != NULL && session.labels != NULL)
+    rl_completion_display_matches_hook = display_labelled;
   return matches;
+}
+
+int handsh_terminal_columns(int fd) {
+  struct winsize size;
+  if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+  return size.ws_col;
 }
 
 int handsh_completion_ignores_case(void) {
@@ -256,9 +381,52 @@ void handsh_matches_set(char **matches, size_t index, const char *text) {
 
 // MARK: The session
 
+/// Catches `caught` (those that are handsh's) with `on_signal`. While a
+/// line's commands run, the keys and signals that end or interrupt go
+/// without SA_RESTART, so that a blocked open(2) or write(2) returns EINTR
+/// and Control-C, SIGTERM and SIGHUP never wait on it; a resize or a
+/// SIGCONT still restarts what it interrupts. Control-Z then stops handsh
+/// at once (the terminal is in the shell's mode while commands run).
+static void catch_signals(int restart) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  struct sigaction interrupting = action;
+  interrupting.sa_flags = restart ? SA_RESTART : 0;
+  struct sigaction fallback;
+  memset(&fallback, 0, sizeof fallback);
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  for (int i = 0; i < caught_count; i++) {
+    if (!session.ours[i]) continue;
+    int number = caught[i];
+    if (number == SIGCONT || number == SIGWINCH)
+      sigaction(number, &action, NULL);
+    else
+      sigaction(number, !restart && number == SIGTSTP ? &fallback : &interrupting, NULL);
+  }
+}
+
+/// The key readline reads next: never read from the background. Between
+/// the poll and this read handsh may have gone there; it then waits for the
+/// terminal (the redraw follows the key), or gives up on a signal.
+static int read_key(FILE *stream) {
+  while (!in_foreground()) {
+    session.stale = 1;
+    // EOF ends no line that holds text (readline takes it for Control-D);
+    // the read loop then answers the signal.
+    if (fatal_seen) return EOF;
+    poll(NULL, 0, 100);
+  }
+  return rl_getc(stream);
+}
+
 void handsh_prompt_begin(
     const char *prompt, int out_fd, handsh_completer completer, void *context) {
   session.out = out_fd == 2 ? stderr : stdout;
+  screen_fd = out_fd;
   session.prompt = strdup(prompt);
   session.completer = completer;
   session.context = context;
@@ -275,6 +443,7 @@ void handsh_prompt_begin(
   rl_catch_signals = 0;
   rl_catch_sigwinch = 0;
   rl_prep_term_function = prep_terminal;
+  rl_getc_function = read_key;
   rl_attempted_completion_function = attempt_completion;
   rl_completer_word_break_characters = " \t;#";
   rl_completer_quote_characters = "\"";
@@ -293,19 +462,23 @@ void handsh_prompt_begin(
   } else {
     session.pipe[0] = session.pipe[1] = -1;
   }
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = on_signal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
+  struct sigaction ignore;
+  memset(&ignore, 0, sizeof ignore);
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
   for (int i = 0; i < caught_count; i++) {
-    sigaction(caught[i], &action, &session.previous[i]);
+    sigaction(caught[i], NULL, &session.previous[i]);
     // A signal the parent set to be ignored (nohup) stays ignored.
-    if (session.previous[i].sa_handler == SIG_IGN && caught[i] != SIGCONT &&
-        caught[i] != SIGWINCH)
-      sigaction(caught[i], &session.previous[i], NULL);
+    session.ours[i] = session.previous[i].sa_handler != SIG_IGN || caught[i] == SIGCONT ||
+                      caught[i] == SIGWINCH;
   }
+  catch_signals(1);
+  // A closed stdout is a failed write (EPIPE) that the prompt answers,
+  // never a death by SIGPIPE (handsh(1), THE PROMPT).
+  sigaction(SIGPIPE, &ignore, &session.previous_pipe);
   session.continues_seen = continues;
+  session.stale = 0;
+  running = interrupted = ending = fatal_seen = 0;
 }
 
 void handsh_prompt_end(void) {
@@ -314,11 +487,16 @@ void handsh_prompt_end(void) {
     session.reading = 0;
   }
   for (int i = 0; i < caught_count; i++) sigaction(caught[i], &session.previous[i], NULL);
+  sigaction(SIGPIPE, &session.previous_pipe, NULL);
+  running = 0;
+  screen_fd = -1;
   wake_fd = -1;
   for (int i = 0; i < 2; i++) {
     if (session.pipe[i] >= 0) close(session.pipe[i]);
     session.pipe[i] = -1;
   }
+  forget_labels();
+  rl_completion_display_matches_hook = NULL;
   free(session.prompt);
   session.prompt = NULL;
   session.completer = NULL;
@@ -327,12 +505,23 @@ void handsh_prompt_end(void) {
 
 handsh_read_result handsh_prompt_read(void) {
   handsh_read_result result = {handsh_read_end, NULL, 0};
+  if (ending) {
+    result.kind = handsh_read_signal;
+    result.signal = ending;
+    return result;
+  }
   session.done = 0;
   session.line = NULL;
   show_prompt();
   while (!session.done) {
-    struct pollfd fds[2] = {{0, POLLIN, 0}, {session.pipe[0], POLLIN, 0}};
-    int ready = poll(fds, session.pipe[0] >= 0 ? 2 : 1, -1);
+    // In the background the terminal is not even polled: a key typed to the
+    // shell would wake the poll for ever. The signal pipe is, and the owner
+    // of the terminal is looked at again twice a second (a shell's `fg`
+    // sends SIGCONT too, but not every program that hands a terminal over).
+    int foreground = in_foreground();
+    if (foreground && session.stale) resume();
+    struct pollfd fds[2] = {{foreground ? 0 : -1, POLLIN, 0}, {session.pipe[0], POLLIN, 0}};
+    int ready = poll(fds, 2, foreground ? -1 : 500);
     if (ready < 0) {
       if (errno == EINTR) continue;
       break;
@@ -365,11 +554,35 @@ handsh_read_result handsh_prompt_read(void) {
     result.line = session.line;
     return result;
   }
+  // A signal that made read_key give up: it, not the end of input.
+  int fatal = handle_signals();
+  if (fatal) {
+    write_out("\n");
+    result.kind = handsh_read_signal;
+    result.signal = fatal;
+    return result;
+  }
   // The end of input: readline wrote a line break itself if it had
   // bracketed paste on; otherwise this is the one.
   if (!session.pasting) write_out("\n");
   return result;
 }
+
+void handsh_prompt_run_begin(void) {
+  interrupted = 0;
+  running = 1;
+  catch_signals(0);
+}
+
+void handsh_prompt_run_end(void) {
+  catch_signals(1);
+  running = 0;
+  interrupted = 0;
+}
+
+int handsh_prompt_interrupted(void) { return interrupted || ending; }
+
+int handsh_prompt_ending(void) { return ending; }
 
 _Noreturn void handsh_die_by_signal(int number) {
   signal(number, SIG_DFL);

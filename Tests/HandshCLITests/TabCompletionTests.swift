@@ -89,6 +89,16 @@ final class TabCompletionTests: XCTestCase {
     XCTAssertEqual(candidates("", after: "del "), [])
   }
 
+  func testPositionsAreListedWithTheirCards() {
+    XCTAssertEqual(
+      completions(typed: "", after: "del ", in: context).labels, ["1 7♥", "2 3♣", "3 K♥"])
+    XCTAssertEqual(completions(typed: "2", after: "mv 1 ", in: context).labels, ["2 3♣"])
+    context.ascii = true
+    XCTAssertEqual(
+      completions(typed: "", after: "mv ", in: context).labels, ["1 7H", "2 3C", "3 KH"])
+    XCTAssertEqual(completions(typed: "", after: "add ", in: context).labels, [])
+  }
+
   func testTheHandsCardsAfterExpect() {
     XCTAssertEqual(candidates("", after: "expect "), ["7♥", "3♣", "K♥"])
     XCTAssertEqual(candidates("", after: "expect 7h "), ["3♣", "K♥"])
@@ -161,33 +171,5 @@ final class TabCompletionTests: XCTestCase {
     XCTAssertEqual(lines("# c\nadd   # first\nadd"), ["# c", "add   # first", "add"])
     XCTAssertEqual(lines("a\r\nb\rc\n\nd"), ["a", "b", "c", "", "d"])
     XCTAssertEqual(lines("\n"), [""])
-  }
-
-  // MARK: Pointing at a failed command
-
-  func pointer(_ line: String, _ failed: String) -> [String] {
-    let bytes = Array(line.utf8)
-    guard let range = line.range(of: failed) else {
-      XCTFail("\(failed) is not in \(line)")
-      return []
-    }
-    let start = line.utf8.distance(from: line.startIndex, to: range.lowerBound)
-    return failurePointer(line: bytes, command: start..<(start + failed.utf8.count))
-  }
-
-  func testThePointerUnderlinesTheFailedCommand() {
-    XCTAssertEqual(
-      pointer("add; del 9; add", "del 9"),
-      ["  add; del 9; add", "       ^^^^^"])
-    // Suits are one column, a tab shows as a space, and a variation selector
-    // is shown by number like every invisible character, counted as shown.
-    XCTAssertEqual(
-      pointer("add Q♥️;\tdel 9", "del 9"),
-      ["  add Q♥\\u{FE0F}; del 9", "                  ^^^^^"])
-    // Control characters are shown escaped, and counted as shown.
-    XCTAssertEqual(
-      pointer("add\u{1B}x; del 9", "del 9"),
-      ["  add\\x1Bx; del 9", "            ^^^^^"])
-    XCTAssertEqual(pointer("漢字; del 9", "del 9"), ["  漢字; del 9", "        ^^^^^"])
   }
 }

@@ -69,7 +69,12 @@ def test_error_is_printed_and_the_session_goes_on(box):
     sh.first_prompt()
     assert sh.command("del 9") == [NO_CARD_9]
     assert sh.command("add") == ["7♥"]
-    assert sh.command("ad") == ["error: unknown command 'ad' (did you mean 'add'?)"]
+    # A syntax error is pointed at too (handsh(1), THE PROMPT).
+    assert sh.command("ad") == [
+        "  ad",
+        "  ^^",
+        "error: unknown command 'ad' (did you mean 'add'?)",
+    ]
     assert sh.command("mv 1 3") == ["error: no card at position 3 (hand has 1 card)"]
     assert sh.command("show") == ["1  7♥"]
     assert sh.child.isalive()
@@ -254,11 +259,13 @@ def test_tab_completes_file_names_only_after_save(box):
     (box.cwd / "somewhere").mkdir()
     sh = box.spawn("--seed", "42")
     sh.first_prompt()
-    assert sh.command("./\t") == ["error: unknown command './'"]
+    assert sh.command("./\t") == ["  ./", "  ^^", "error: unknown command './'"]
     assert sh.last_echo == "./"
-    assert sh.command("./s\t") == ["error: unknown command './s'"]
+    assert sh.command("./s\t") == ["  ./s", "  ^^^", "error: unknown command './s'"]
     assert sh.last_echo == "./s"
     assert sh.command("del ./s\t") == [
+        "  del ./s",
+        "      ^^^",
         "error: invalid position './s': expected a whole number of 1 or more"
     ]
     assert sh.last_echo == "del ./s"

@@ -42,7 +42,7 @@ def test_the_recording_passes_and_reads_like_the_session(box):
     out = sh.command("new")
     assert len(out) == 1 and out[0] == "(empty)"
     seed_line = sh.command("deck")
-    assert sh.command("bogus") == ["error: unknown command 'bogus'"]
+    assert sh.command("bogus") == ["  bogus", "  ^^^^^", "error: unknown command 'bogus'"]
     sh.child.send("quit\r")
     assert sh.wait_exit() == 0
 
@@ -90,6 +90,20 @@ def test_a_signal_ends_the_session_and_the_recording_is_written(box, number):
     sh.kill(number)
     assert sh.wait_exit() == 128 + number
     text = (box.cwd / "s.hand").read_text(encoding="utf-8")
+    assert text == "#!/usr/bin/env -S handsh --seed 42\nadd\n#> 7♥\n"
+
+
+@pytest.mark.parametrize("how", ["key", "kill"])
+def test_ctrl_backslash_writes_the_recording_then_ends_by_sigquit(box, how):
+    sh = box.spawn("--seed", "42", "--record", "q.hand")
+    sh.first_prompt()
+    sh.command("add")
+    if how == "key":
+        sh.child.sendcontrol("\\")
+    else:
+        sh.kill(signal.SIGQUIT)
+    assert sh.wait_exit() == 128 + signal.SIGQUIT
+    text = (box.cwd / "q.hand").read_text(encoding="utf-8")
     assert text == "#!/usr/bin/env -S handsh --seed 42\nadd\n#> 7♥\n"
 
 

@@ -49,6 +49,22 @@ typedef struct {
 /// the resume after it, and window size changes on the way.
 handsh_read_result handsh_prompt_read(void);
 
+/// Around the commands of each line read: while they run, the prompt's
+/// signals interrupt a blocked open(2) or write(2) (EINTR), Control-C is
+/// kept for handsh_prompt_interrupted instead of the next prompt, and
+/// Control-Z stops handsh at once.
+void handsh_prompt_run_begin(void);
+void handsh_prompt_run_end(void);
+
+/// Whether, while commands run, Control-C came or a signal that ends handsh:
+/// a write that returned EINTR then gives up (`Interrupted system call`);
+/// otherwise it goes on.
+int handsh_prompt_interrupted(void);
+
+/// SIGQUIT, SIGTERM or SIGHUP that came while commands ran (0: none):
+/// handsh must end by it once the command is over.
+int handsh_prompt_ending(void);
+
 /// Ends the process by `signal`, as its default action does (the exit
 /// status 128 + signal if that action does not end it).
 _Noreturn void handsh_die_by_signal(int signal);
@@ -58,9 +74,18 @@ _Noreturn void handsh_die_by_signal(int signal);
 /// follow the environment. Call before the prompt's first line.
 void handsh_use_utf8_locale(void);
 
+/// The columns of the terminal on `fd`, or 0 when it is none or does not say.
+int handsh_terminal_columns(int fd);
+
 /// Whether the inputrc asks completion to ignore case
 /// (`set completion-ignore-case on`).
 int handsh_completion_ignores_case(void);
+
+/// For the completion being answered: what a list of the matches shows
+/// for each (`labels[i]` for the match `keys[i]`), instead of the match.
+/// Takes both arrays (from handsh_matches_new) and frees them.
+void handsh_completion_labels(
+    char *_Nullable *_Nonnull keys, char *_Nullable *_Nonnull labels);
 
 /// An array for `count` matches and the NULL after them, all NULL for now.
 char *_Nullable *_Nullable handsh_matches_new(size_t count);

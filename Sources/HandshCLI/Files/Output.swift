@@ -23,7 +23,8 @@ struct Output {
   mutating func flush() {
     guard !buffer.isEmpty else { return }
     write(buffer)
-    buffer.removeAll(keepingCapacity: true)
+    // Kept when it could not be written: the prompt shows it elsewhere.
+    if failure == nil { buffer.removeAll(keepingCapacity: true) }
   }
 
   /// Writes out what the buffer holds, then `bytes` as they are (no copy).

@@ -1,3 +1,5 @@
+import CHandsh
+
 // The one file that imports the C library: every other file of the shell
 // reaches it through this import (re-exported) and the `Platform` helpers.
 #if canImport(Glibc)
@@ -35,15 +37,21 @@ enum Platform {
       guard let base = bytes.baseAddress else { return nil }
       let written = writeBytes(fd, base + offset, bytes.count - offset)
       if written < 0 {
-        let code = errno
-        if code == EINTR { continue }
+        // At the prompt, Control-C or a signal that ends handsh abandons a
+        // write that blocks (handsh(1), THE PROMPT); other signals do not.
+        var code = errno
         if code == EAGAIN || code == EWOULDBLOCK {
+          // A non-blocking descriptor is waited on, as a blocking one is.
           var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-          if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+          if poll(&ready, 1, -1) >= 0 { continue }
+          code = errno
         }
+        if code == EINTR, handsh_prompt_interrupted() == 0 { continue }
         return code
       }
       offset += written
+      // A signal that cut a write short is seen here, not as EINTR.
+      if offset < bytes.count, handsh_prompt_interrupted() != 0 { return EINTR }
     }
     return nil
   }

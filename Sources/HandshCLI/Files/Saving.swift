@@ -1,3 +1,4 @@
+import CHandsh
 import HandKit
 
 /// The one writer of every file handsh writes whole: `save`, and the files
@@ -138,7 +139,11 @@ private func writeInPlace(
   _ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)? = nil
 ) -> Int32? {
   if let mayReplace, !mayReplace() { return ECANCELED }
-  let fd = Platform.withCPath(path) { open($0, O_WRONLY | O_NOCTTY | O_CLOEXEC) } ?? -1
+  var fd: Int32 = -1
+  // A FIFO with no reader blocks the open: Control-C abandons it (EINTR).
+  repeat {
+    fd = Platform.withCPath(path) { open($0, O_WRONLY | O_NOCTTY | O_CLOEXEC) } ?? -1
+  } while fd < 0 && errno == EINTR && handsh_prompt_interrupted() == 0
   guard fd >= 0 else { return errno }
   var status = stat()
   let regular = fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG

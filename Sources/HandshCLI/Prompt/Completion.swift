@@ -37,10 +37,14 @@ package struct Completions: Equatable {
 
   package var kind: Kind
   package var candidates: [String]
+  /// What a list of the candidates shows for each, in the same order (the
+  /// positions of the hand with their cards, `1 K♥`); empty: the candidates.
+  package var labels: [String]
 
-  package init(_ kind: Kind = .words, _ candidates: [String] = []) {
+  package init(_ kind: Kind = .words, _ candidates: [String] = [], labels: [String] = []) {
     self.kind = kind
     self.candidates = candidates
+    self.labels = labels
   }
 
   /// What replaces the typed word: the longest start that all candidates
@@ -59,8 +63,9 @@ package struct Completions: Equatable {
 /// ends where that word starts; a `"` that opens it is part of `before`):
 /// command names at the start of a command, topics after `help`, the
 /// deck's cards in new-deck order after `add`, the hand's positions after
-/// `del` and `mv`, the hand's cards top first after `expect`, and file
-/// names after `save` and `source`. Nothing inside a comment.
+/// `del` and `mv` (listed with their cards), the hand's cards top first
+/// after `expect`, and file names after `save` and `source`. Nothing inside
+/// a comment.
 package func completions(typed: String, after before: String, in context: CompletionContext)
   -> Completions
 {
@@ -82,9 +87,12 @@ package func completions(typed: String, after before: String, in context: Comple
     let deck = context.deck.sorted()
     return Completions(.words, names(of: deck, spelledBy: typed, ascii: context.ascii))
   case ("del", 0), ("mv", 0), ("mv", 1):
-    let count = context.hand.count
-    let positions = count == 0 ? [] : (1...count).map(String.init)
-    return Completions(.words, positions.filter { $0.utf8.starts(with: typed.utf8) })
+    // Listed with their cards (`1 K♥`); the position alone is inserted.
+    let offered = context.hand.enumerated().map { (String($0.offset + 1), $0.element) }
+      .filter { $0.0.utf8.starts(with: typed.utf8) }
+    return Completions(
+      .words, offered.map(\.0),
+      labels: offered.map { "\($0.0) \($0.1.name(ascii: context.ascii))" })
   case ("expect", _):
     if context.hand.isEmpty {
       let empty = arguments == 0 && starts("empty", with: typed, context)

@@ -9,6 +9,7 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   let screen: Int32 = Platform.isTerminal(1) ? 1 : 2
   runner.sink.pointsAtFailures = Platform.isTerminal(2)
   let context = PromptContext(ascii: runner.options.ascii)
+  var results = PromptResults(screen: screen)
   handsh_prompt_begin(
     "handsh> ", screen,
     { context, before, text, fileNames in
@@ -37,10 +38,13 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
         let text = read.line.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
         free(read.line)
         for line in promptLines(text ?? []) {
-          if case .quit = enter(line, &runner, &history) { return .quit }
-          // Results that cannot be written (a full disk) end the session;
-          // the caller reports it, with exit status 1.
-          if runner.output.failure != nil { return .quit }
+          handsh_prompt_run_begin()
+          let flow = enter(line, &runner, &history)
+          handsh_prompt_run_end()
+          if case .quit = flow { return .quit }
+          let ending = handsh_prompt_ending()
+          if ending != 0 { return .signal(ending) }
+          if !results.check(&runner) { return .quit }
         }
       case handsh_read_signal:
         return .signal(read.signal)
@@ -50,16 +54,54 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
     }
   }
   runner.output.flush()
+  // `add; quit` after the reader went away: the last results too.
+  _ = results.check(&runner)
   handsh_prompt_end()
   if case .signal(let number) = end {
-    // SIGTERM and SIGHUP end a session as quit would: a recording is
-    // written first (handsh(1), GOLDEN TESTS).
-    if number != SIGQUIT { _ = runner.recorder?.finish() }
+    // SIGQUIT, SIGTERM and SIGHUP end a session as quit would: a
+    // recording is written first (handsh(1), GOLDEN TESTS).
+    _ = runner.recorder?.finish()
     // The terminal is restored; end as the signal asks, so that the parent
     // (a shell) sees how handsh ended.
     handsh_die_by_signal(number)
   }
   return 0
+}
+
+/// Where the prompt's results go: stdout, until it is a pipe whose reader
+/// is gone; then the prompt's terminal, said once (handsh(1), THE PROMPT).
+struct PromptResults {
+  /// The terminal the prompt is drawn on (1 or 2).
+  let screen: Int32
+  /// The descriptor results are written to now.
+  private(set) var fd: Int32 = 1
+
+  init(screen: Int32) { self.screen = screen }
+
+  /// After a line: deals with a failed write of its results. False when the
+  /// session cannot go on (the caller reports why, with exit status 1).
+  mutating func check(_ runner: inout Runner) -> Bool {
+    guard let failure = runner.output.failure else { return true }
+    switch failure {
+    case EINTR:
+      // Control-C abandoned a write that blocked (a full pipe): the rest of
+      // those results is dropped, and the session goes on.
+      runner.output = Output(fd: fd)
+      return true
+    case EPIPE where fd != screen:
+      fd = screen
+      Platform.printError(
+        "handsh: standard output is closed; results are now shown here", to: screen)
+      // What could not be written is shown here, then all that follows.
+      var moved = Output(fd: screen)
+      moved.buffer = runner.output.buffer
+      runner.output = moved
+      runner.output.flush()
+      return runner.output.failure == nil
+    default:
+      return false
+    }
+  }
 }
 
 /// How a prompt session ended.
@@ -74,6 +116,13 @@ enum PromptEnd {
 func enter(_ line: [UInt8], _ runner: inout Runner, _ history: inout HistoryFile) -> Flow {
   // A line over the limit runs nothing, and is no line to recall either.
   if line.count <= lineLimit { history.add(line) }
+  // One echo of the line with marks under every offending word, before
+  // the messages (handsh(1), THE PROMPT).
+  if runner.sink.pointsAtFailures, line.count <= lineLimit {
+    for row in syntaxPointer(line: line, width: terminalWidth()) {
+      Platform.printError(row, to: runner.sink.errors)
+    }
+  }
   let flow = runner.enter(line)
   runner.output.flush()
   return flow
@@ -130,6 +179,14 @@ private func readlineMatches(_ answer: Completions)
     answer.candidates.count == 1 ? answer.candidates : [answer.common] + answer.candidates
   guard let matches = handsh_matches_new(entries.count) else { return nil }
   for (index, entry) in entries.enumerated() { handsh_matches_set(matches, index, entry) }
+  if answer.labels.count == answer.candidates.count,
+    let keys = handsh_matches_new(answer.candidates.count),
+    let labels = handsh_matches_new(answer.labels.count)
+  {
+    for (index, key) in answer.candidates.enumerated() { handsh_matches_set(keys, index, key) }
+    for (index, label) in answer.labels.enumerated() { handsh_matches_set(labels, index, label) }
+    handsh_completion_labels(keys, labels)
+  }
   return matches
 }
 
@@ -147,60 +204,4 @@ private func folderNames(_ folder: String) -> [String] {
     if let name { names.append(name) }
   }
   return names
-}
-
-// MARK: Pointing at a failed command
-
-/// The two lines that point at the failed command of a line holding several
-/// (handsh(1), THE PROMPT): the line again, indented by two spaces, made safe
-/// as in diagnostics (tabs shown as spaces), and `^` under each column of
-/// the failed command. They go to stderr before `error: MESSAGE`.
-package func failurePointer(line: [UInt8], command span: Range<Int>) -> [String] {
-  let lower = min(max(span.lowerBound, 0), line.count)
-  let upper = min(max(span.upperBound, lower), line.count)
-  func shown(_ bytes: ArraySlice<UInt8>) -> String {
-    safeText(bytes).replacingTabs()
-  }
-  let before = shown(line[..<lower])
-  let failed = shown(line[lower..<upper])
-  let after = shown(line[upper...])
-  let indent = "  "
-  return [
-    indent + before + failed + after,
-    indent + String(repeating: " ", count: columns(before))
-      + String(repeating: "^", count: max(1, columns(failed))),
-  ]
-}
-
-extension String {
-  fileprivate func replacingTabs() -> String {
-    String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\t" ? " " : $0 }))
-  }
-}
-
-/// How many columns a terminal gives `text`: none for combining marks,
-/// variation selectors and other invisible format characters, two for wide
-/// East Asian characters and emoji, one for the rest.
-private func columns(_ text: String) -> Int {
-  text.unicodeScalars.reduce(0) { total, scalar in
-    let properties = scalar.properties
-    switch properties.generalCategory {
-    case .nonspacingMark, .enclosingMark, .format: return total
-    default: break
-    }
-    if properties.isVariationSelector { return total }
-    if properties.isEmojiPresentation || isWide(scalar.value) { return total + 2 }
-    return total + 1
-  }
-}
-
-private func isWide(_ value: UInt32) -> Bool {
-  switch value {
-  case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-    0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-    0xFFE0...0xFFE6, 0x20000...0x3FFFD:
-    return true
-  default:
-    return false
-  }
 }
