@@ -160,7 +160,7 @@ import Testing
   }
 
   @Test func nextItemEndsWithEndAndStaysThere() {
-    var bytes = Array("add; ; show # x".utf8)
+    let bytes = Array("add; ; show # x".utf8)
     bytes.withUnsafeBufferPointer { buffer in
       var parser = LineParser(buffer)
       #expect(parser.nextItem() == .command(.add(nil), span: 0..<3))
@@ -172,7 +172,7 @@ import Testing
   }
 
   @Test func echoWordsKeepQuotes() {
-    var bytes = Array(#"  save   "a b"   # x"#.utf8)
+    let bytes = Array(#"  save   "a b"   # x"#.utf8)
     bytes.withUnsafeBufferPointer { buffer in
       var parser = LineParser(buffer)
       guard case .command(_, let span) = parser.next() else {

@@ -187,7 +187,7 @@ import Testing
   /// `history` writes a command as typed (`del 02`), except `add` (with its
   /// card) and `new` (with its seed).
   @Test func historyKeepsPaddedNumbersAsWritten() {
-    var bytes = Array("del 02; mv 1 2; limit 007; new 0042".utf8)
+    let bytes = Array("del 02; mv 1 2; limit 007; new 0042".utf8)
     var session = Session(seed: 42, limit: 5)
     for _ in 0..<3 { _ = session.run(.add(nil)) { 0 } }
     bytes.withUnsafeBufferPointer { buffer in

@@ -16,7 +16,7 @@ struct ReaderTests {
     #expect(mkfifo(fifo, 0o600) == 0)
     // No writer ever comes: a reader that opened it blocking would hang here.
     let started = Date()
-    switch readFile(Array(fifo.utf8), regularOnly: true) {
+    switch readFile(Array(fifo.utf8), others: .refuse) {
     case .success: Issue.record("a FIFO was read as a regular file")
     case .failure(let error):
       #expect(error.description == "cannot open '\(fifo)': not a regular file")
@@ -25,7 +25,7 @@ struct ReaderTests {
     #expect(Date().timeIntervalSince(started) < 2)
 
     let folder = box.path
-    guard case .failure(let error) = readFile(Array(folder.utf8), regularOnly: true) else {
+    guard case .failure(let error) = readFile(Array(folder.utf8), others: .refuse) else {
       Issue.record("a folder was read")
       return
     }
@@ -33,10 +33,58 @@ struct ReaderTests {
 
     let file = box.appendingPathComponent("a.hand").path
     try "add\nshow\n".write(toFile: file, atomically: false, encoding: .utf8)
-    guard case .success(let text) = readFile(Array(file.utf8), regularOnly: true) else {
+    guard case .success(let read) = readFile(Array(file.utf8), others: .refuse) else {
       Issue.record("a regular file was refused")
       return
     }
-    #expect(text == Array("add\nshow\n".utf8))
+    #expect(read.bytes == Array("add\nshow\n".utf8))
+    #expect(read.status.st_size == 9)
+  }
+
+  /// `source`'s way: a FIFO with no writer is read as empty at once, never
+  /// waited on; a folder is still `Is a directory`.
+  @Test func aFIFOWithNoWriterReadsAsEmptyWithoutWaiting() throws {
+    let box = FileManager.default.temporaryDirectory
+      .appendingPathComponent("handsh-reader-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: box, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: box) }
+    let fifo = box.appendingPathComponent("ff").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let started = Date()
+    guard case .success(let read) = readFile(Array(fifo.utf8), others: .readWithoutWaiting)
+    else {
+      Issue.record("a FIFO with no writer was refused")
+      return
+    }
+    #expect(read.bytes.isEmpty)
+    #expect(Date().timeIntervalSince(started) < 2)
+    guard case .failure(let error) = readFile(Array(box.path.utf8), others: .readWithoutWaiting)
+    else {
+      Issue.record("a folder was read")
+      return
+    }
+    #expect(error.reason == "Is a directory")
+  }
+
+  /// A line over the limit: a script's read stops soon after it (bounded
+  /// memory); a golden file's `whole` read keeps every byte, for `--update`.
+  @Test func aLongLineStopsAReadUnlessWhole() throws {
+    let box = FileManager.default.temporaryDirectory
+      .appendingPathComponent("handsh-reader-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: box, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: box) }
+    let file = box.appendingPathComponent("long.hand").path
+    var text = [UInt8](repeating: UInt8(ascii: "x"), count: lineLimit + 3 * 65536)
+    text += Array("\nadd\n".utf8)
+    #expect(FileManager.default.createFile(atPath: file, contents: Data(text)))
+    guard case .success(let cut) = readFile(Array(file.utf8)),
+      case .success(let whole) = readFile(Array(file.utf8), others: .refuse, whole: true)
+    else {
+      Issue.record("the file was not read")
+      return
+    }
+    #expect(cut.bytes.count > lineLimit)
+    #expect(cut.bytes.count < text.count)
+    #expect(whole.bytes == text)
   }
 }

@@ -1,3 +1,4 @@
+import CHandsh
 import HandKit
 
 /// One line of input, without its line break, a trailing `\r`, or the
@@ -204,23 +205,48 @@ struct StreamLines: LineSource {
   }
 }
 
+/// What the reader does with a file that is not a regular one.
+enum OtherFiles {
+  /// Reads it as the shell's `<` would, waiting for a FIFO's writer (a
+  /// SCRIPT).
+  case wait
+  /// Refuses it, `not a regular file`, before a byte is read and without
+  /// waiting for a writer (golden tests).
+  case refuse
+  /// Reads it without waiting for a writer: a FIFO with none reads as
+  /// empty, and one that has not written yet is waited for with `poll`,
+  /// which Ctrl-C at the prompt abandons (`source`).
+  case readWithoutWaiting
+}
+
+/// A file as the reader found it: its bytes, and its status when opened
+/// (its size and time, for `--update`'s check that it did not change).
+struct FileText {
+  var bytes: [UInt8]
+  var status: stat
+}
+
 /// The one reader of every file handsh reads whole: scripts, golden files,
-/// `source` (handsh(1), FILES). Reads the file at `path`, a FIFO included,
-/// or says why it cannot:
+/// `source` (handsh(1), FILES); the history file is read from its end by
+/// `tailStart`. Reads the file at `path`, or says why it cannot:
 /// - memory grows with what is read, never reserved by the size the file
 ///   claims, so a huge sparse file costs no more than its first long line;
-/// - reading stops early once a line is longer than the line limit (the text
-///   then ends inside that line, which `TextLines` reports), so
-///   `handsh /dev/zero` needs no more than the limit in memory;
+/// - unless `whole`, reading stops early once a line is longer than the
+///   line limit (the text then ends inside that line, which `TextLines`
+///   reports), so `handsh /dev/zero` needs no more than the limit in
+///   memory; golden files are read `whole`, so `--update` keeps such a
+///   line byte for byte;
 /// - a folder is `Is a directory`;
-/// - with `regularOnly`, anything but a regular file (a FIFO, a device, a
-///   socket) is refused as `not a regular file` without waiting on it: the
-///   file is opened non-blocking and checked before a byte is read.
+/// - what is not a regular file (a FIFO, a device, a socket) is treated as
+///   `others` says; the file is opened non-blocking unless that says
+///   `wait`, so no open ever hangs on a FIFO with no writer.
 /// A failure's operation is `cannot open` when the file cannot be opened
 /// or is not one that can be read, `cannot read` when reading it failed.
-func readFile(_ path: [UInt8], regularOnly: Bool = false) -> Result<[UInt8], SystemError> {
+func readFile(
+  _ path: [UInt8], others: OtherFiles = .wait, whole: Bool = false
+) -> Result<FileText, SystemError> {
   let shown = safeText(path)
-  let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (regularOnly ? O_NONBLOCK : 0)
+  let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (others == .wait ? 0 : O_NONBLOCK)
   let fd = Platform.withCPath(path) { open($0, flags) } ?? -1
   guard fd >= 0 else { return .failure(SystemError("cannot open", path: shown, code: errno)) }
   defer { close(fd) }
@@ -230,10 +256,10 @@ func readFile(_ path: [UInt8], regularOnly: Bool = false) -> Result<[UInt8], Sys
   }
   let kind = status.st_mode & S_IFMT
   if kind == S_IFDIR { return .failure(SystemError("cannot open", path: shown, code: EISDIR)) }
-  if regularOnly {
+  if others == .refuse {
     guard kind == S_IFREG else { return .failure(.notRegular("cannot open", path: shown)) }
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
   }
+  if kind == S_IFREG { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
   var text: [UInt8] = []
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
   // Where the line being read started.
@@ -241,17 +267,21 @@ func readFile(_ path: [UInt8], regularOnly: Bool = false) -> Result<[UInt8], Sys
   while true {
     let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     if count < 0 {
-      let code = errno
-      if code == EINTR { continue }
+      var code = errno
       if code == EAGAIN || code == EWOULDBLOCK {
         var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+        if poll(&ready, 1, -1) >= 0 { continue }
+        code = errno
       }
+      // At the prompt, Ctrl-C or a signal that ends handsh abandons a read
+      // that waits (handsh(1), THE PROMPT); other signals do not.
+      if code == EINTR, handsh_prompt_interrupted() == 0 { continue }
       return .failure(SystemError("cannot read", path: shown, code: code))
     }
-    if count == 0 { return .success(text) }
+    if count == 0 { return .success(FileText(bytes: text, status: status)) }
     let from = text.count
     text.append(contentsOf: chunk[..<count])
+    if whole { continue }
     text.withUnsafeBufferPointer { text in
       var at = from
       while let end = newline(in: text, from: at) {
@@ -259,7 +289,7 @@ func readFile(_ path: [UInt8], regularOnly: Bool = false) -> Result<[UInt8], Sys
         at = end + 1
       }
     }
-    if text.count - lineStart > lineLimit { return .success(text) }
+    if text.count - lineStart > lineLimit { return .success(FileText(bytes: text, status: status)) }
   }
 }
 

@@ -126,8 +126,8 @@ package enum Handsh {
         flow = runner.runText(text, name: "<command line>")
       case .script(let path):
         switch readFile(path) {
-        case .success(let text):
-          flow = runner.runText(text, name: safeText(path))
+        case .success(let file):
+          flow = runner.runText(file.bytes, name: safeText(path))
         case .failure(let error):
           Platform.printError("handsh: \(error)")
           return 2

@@ -281,51 +281,12 @@ private func commandCount(_ line: UnsafeBufferPointer<UInt8>) -> Int {
   return count
 }
 
-/// Reads the script `file` for `source`, as a SCRIPT is read (`readFile`):
-/// whole, or up to a line over the length limit. Only a regular file is
-/// opened the usual way; anything else (a FIFO, a device) is opened without
-/// waiting for a writer, and one with no writer reads as empty, so a
-/// `source` never hangs the prompt on an open.
+/// Reads the script `file` for `source` with the one reader, as a SCRIPT
+/// is read: whole, or up to a line over the length limit; but what is not
+/// a regular file (a FIFO, a device) is read without waiting for a writer,
+/// and one with no writer reads as empty, so a `source` never hangs the
+/// prompt on an open.
 func readSourced(_ file: String) -> Result<[UInt8], ReadFailure> {
-  let path = Array(file.utf8)
-  var status = stat()
-  guard !path.isEmpty, Platform.status(of: path, &status, follow: true) else {
-    return .failure(ReadFailure(Platform.describe(path.isEmpty ? ENOENT : errno)))
-  }
-  switch status.st_mode & S_IFMT {
-  case S_IFDIR: return .failure(ReadFailure(Platform.describe(EISDIR)))
-  case S_IFREG: return readFile(path).mapError { ReadFailure(Platform.describe($0.code)) }
-  default: return readWithoutWaiting(path)
-  }
-}
-
-/// A FIFO or a device, opened non-blocking: no writer is the end of it; a
-/// writer that has not written yet is waited for with `poll`, which a
-/// signal (Ctrl-C at the prompt) interrupts.
-private func readWithoutWaiting(_ path: [UInt8]) -> Result<[UInt8], ReadFailure> {
-  let fd = Platform.withCPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) } ?? -1
-  guard fd >= 0 else { return .failure(ReadFailure(Platform.describe(errno))) }
-  defer { close(fd) }
-  var text: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 1 << 16)
-  // Where the line being read started.
-  var lineStart = 0
-  while text.count - lineStart <= lineLimit {
-    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-    if count == 0 { break }
-    if count < 0 {
-      let code = errno
-      if code == EINTR { continue }
-      guard code == EAGAIN || code == EWOULDBLOCK else {
-        return .failure(ReadFailure(Platform.describe(code)))
-      }
-      var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      if poll(&ready, 1, -1) < 0 { return .failure(ReadFailure(Platform.describe(errno))) }
-      continue
-    }
-    let from = text.count
-    text.append(contentsOf: chunk[..<count])
-    if let last = text[from...].lastIndex(of: 0x0A) { lineStart = last + 1 }
-  }
-  return .success(text)
+  readFile(Array(file.utf8), others: .readWithoutWaiting)
+    .map(\.bytes).mapError { ReadFailure($0.reason) }
 }

@@ -165,11 +165,6 @@ struct GoldenTestRun {
   }
 }
 
-/// The C library's `read`, under a name that `TestFiles.read` cannot shadow.
-private func readChunk(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
-  read(fd, buffer.baseAddress, buffer.count)
-}
-
 /// Finding test files in PATHs, reading them, and rewriting one.
 enum TestFiles {
   struct Item {
@@ -295,37 +290,18 @@ enum TestFiles {
     var reason: String
   }
 
-  /// Reads a whole regular file, whatever the lengths of its lines. A path
-  /// that is not a regular file is refused, and never blocks: opened
-  /// without waiting, and checked before the first read.
+  /// Reads a whole regular file with the one reader, whatever the lengths
+  /// of its lines. A path that is not a regular file is refused, and never
+  /// blocks: opened without waiting, and checked before the first read.
   static func read(_ path: [UInt8]) -> Result<Snapshot, ReadProblem> {
-    let fd =
-      Platform.withCPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) } ?? -1
-    guard fd >= 0 else { return .failure(ReadProblem(reason: Platform.describe(errno))) }
-    defer { close(fd) }
-    var status = stat()
-    guard fstat(fd, &status) == 0 else {
-      return .failure(ReadProblem(reason: Platform.describe(errno)))
+    switch readFile(path, others: .refuse, whole: true) {
+    case .success(let file):
+      return .success(
+        Snapshot(
+          text: file.bytes, size: Int(file.status.st_size), modified: file.status.st_mtim))
+    case .failure(let error):
+      return .failure(ReadProblem(reason: error.reason))
     }
-    if status.st_mode & S_IFMT == S_IFDIR {
-      return .failure(ReadProblem(reason: Platform.describe(EISDIR)))
-    }
-    guard status.st_mode & S_IFMT == S_IFREG else {
-      return .failure(ReadProblem(reason: "not a regular file"))
-    }
-    var text: [UInt8] = []
-    text.reserveCapacity(Int(status.st_size) + 1)
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { readChunk(fd, $0) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return .failure(ReadProblem(reason: Platform.describe(errno)))
-      }
-      if count == 0 { break }
-      text += chunk[..<count]
-    }
-    return .success(Snapshot(text: text, size: Int(status.st_size), modified: status.st_mtim))
   }
 
   /// Whether the file at `path` is still what `snapshot` read: its size,
