@@ -8,9 +8,7 @@ import Testing
 /// `source`), a folder is `Is a directory`, and a file is read whole.
 struct ReaderTests {
   @Test func onlyARegularFileWhenAsked() throws {
-    let box = FileManager.default.temporaryDirectory
-      .appendingPathComponent("handsh-reader-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: box, withIntermediateDirectories: true)
+    let box = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: box) }
     let fifo = box.appendingPathComponent("ff").path
     #expect(mkfifo(fifo, 0o600) == 0)
@@ -44,9 +42,7 @@ struct ReaderTests {
   /// `source`'s way: a FIFO with no writer is read as empty at once, never
   /// waited on; a folder is still `Is a directory`.
   @Test func aFIFOWithNoWriterReadsAsEmptyWithoutWaiting() throws {
-    let box = FileManager.default.temporaryDirectory
-      .appendingPathComponent("handsh-reader-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: box, withIntermediateDirectories: true)
+    let box = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: box) }
     let fifo = box.appendingPathComponent("ff").path
     #expect(mkfifo(fifo, 0o600) == 0)
@@ -69,9 +65,7 @@ struct ReaderTests {
   /// A line over the limit: a script's read stops soon after it (bounded
   /// memory); a golden file's `whole` read keeps every byte, for `--update`.
   @Test func aLongLineStopsAReadUnlessWhole() throws {
-    let box = FileManager.default.temporaryDirectory
-      .appendingPathComponent("handsh-reader-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: box, withIntermediateDirectories: true)
+    let box = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: box) }
     let file = box.appendingPathComponent("long.hand").path
     var text = [UInt8](repeating: UInt8(ascii: "x"), count: lineLimit + 3 * 65536)
@@ -86,5 +80,13 @@ struct ReaderTests {
     #expect(cut.bytes.count > lineLimit)
     #expect(cut.bytes.count < text.count)
     #expect(whole.bytes == text)
+  }
+
+  /// A fresh folder of this test's own.
+  private func temporaryFolder() throws -> URL {
+    let box = FileManager.default.temporaryDirectory
+      .appendingPathComponent("handsh-reader-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: box, withIntermediateDirectories: true)
+    return box
   }
 }

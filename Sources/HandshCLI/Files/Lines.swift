@@ -219,6 +219,9 @@ enum OtherFiles {
   case readWithoutWaiting
 }
 
+/// The most room `readFile` reserves ahead from a file's size: 16 MiB.
+let readAhead = 1 << 24
+
 /// A file as the reader found it: its bytes, and its status when opened
 /// (its size and time, for `--update`'s check that it did not change).
 struct FileText {
@@ -261,6 +264,10 @@ func readFile(
   }
   if kind == S_IFREG { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
   var text: [UInt8] = []
+  // Room for a regular file's text at once, saving the copies and page
+  // faults of growing into it, but never more than `readAhead`: a huge
+  // (or sparse) file's size reserves nothing beyond that.
+  if kind == S_IFREG { text.reserveCapacity(min(Int(clamping: status.st_size), readAhead) + 1) }
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
   // Where the line being read started.
   var lineStart = 0

@@ -27,16 +27,7 @@ struct Runner {
   /// or files a test reads back).
   init(options: Options, seed: UInt64, output: Int32 = 1, errors: Int32 = 2) {
     self.options = options
-    let color: Bool
-    switch options.color {
-    case .always: color = true
-    case .never: color = false
-    case .auto:
-      // TERM=dumb (an Emacs shell buffer) is a terminal that shows escapes raw.
-      color =
-        Platform.isTerminal(1) && Platform.environment("TERM") != "dumb"
-        && (Platform.environment("NO_COLOR") ?? "").isEmpty
-    }
+    let color = options.color.colors(1)
     executor = LineExecutor(
       session: Session(seed: seed, limit: options.limit),
       renderer: Renderer(style: Style(ascii: options.ascii, color: color, json: options.json)),

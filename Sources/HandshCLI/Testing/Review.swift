@@ -27,15 +27,8 @@ extension GoldenTestRun {
     handsh_use_utf8_locale()
     handsh_prompt_begin(Self.reviewPrompt, 2, nil, nil)
     defer { handsh_prompt_end() }
-    let color: Bool
-    switch options.color {
-    case .always: color = true
-    case .never: color = false
-    case .auto:
-      color =
-        Platform.environment("TERM") != "dumb"
-        && (Platform.environment("NO_COLOR") ?? "").isEmpty
-    }
+    // The review is shown on the terminal it reads from (stderr).
+    let color = options.color.colors(2)
     var quitting = false
     for index in outcomes.indices {
       guard case .failed = outcomes[index].report.status, let result = outcomes[index].result,

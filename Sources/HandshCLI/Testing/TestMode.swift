@@ -28,15 +28,7 @@ struct GoldenTestRun {
   }
 
   /// Whether the diffs are coloured: as hand lines are (handsh(1), Colour).
-  private var color: Bool {
-    switch options.color {
-    case .always: return true
-    case .never: return false
-    case .auto:
-      return Platform.isTerminal(1) && Platform.environment("TERM") != "dumb"
-        && (Platform.environment("NO_COLOR") ?? "").isEmpty
-    }
-  }
+  private var color: Bool { options.color.colors(1) }
 
   /// Runs everything and prints the report; the exit status.
   func run(_ output: inout Output) -> Int32 {
