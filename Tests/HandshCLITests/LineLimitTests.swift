@@ -30,8 +30,9 @@ struct LineLimitTests {
     #expect(LineParser.tooLongMessage + "\n" == Self.tooLong.dropFirst("error: ".count))
   }
 
-  /// At the prompt: exactly the limit runs and is kept in the history file;
-  /// one byte more runs nothing and is not kept.
+  /// At the prompt: exactly the limit runs; one byte more runs nothing.
+  /// Neither is kept in the history file, which keeps lines of at most
+  /// 64 KiB (tested at that boundary below).
   @Test func promptBoundary() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -46,11 +47,10 @@ struct LineLimitTests {
     }
     #expect(atLimit == Run(out: "7♥\n1  7♥\n", err: ""))
     let kept = try Data(contentsOf: URL(fileURLWithPath: historyPath))
-    #expect(kept.count == fits.count + "\nshow\n".utf8.count, "the history file's size")
     // A Bool: a failed == on two 1 MiB collections would make the test
     // library compute their difference, which takes hours.
-    let keptTheLine = kept.prefix(fits.count) == Data(fits)
-    #expect(keptTheLine, "the line of the limit was not kept")
+    let keptOnlyShow = kept == Data("show\n".utf8)
+    #expect(keptOnlyShow, "the history file holds \(kept.count) bytes")
 
     try FileManager.default.removeItem(atPath: historyPath)
     let overLimit = try capture { runner in
@@ -63,6 +63,25 @@ struct LineLimitTests {
     let afterOver = try Data(contentsOf: URL(fileURLWithPath: historyPath))
     let onlyShow = afterOver == Data("show\n".utf8)
     #expect(onlyShow, "the line over the limit was kept: \(afterOver.count) bytes")
+  }
+
+  /// The history file's own bound: a line of exactly 64 KiB is kept; one
+  /// byte more runs but is not kept.
+  @Test func historyLineBoundary() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let historyPath = folder.appendingPathComponent("history").path
+    let fits = Self.line(length: 1 << 16)
+    let over = Self.line(length: (1 << 16) + 1)
+    let run = try capture { runner in
+      var history = HistoryFile(path: historyPath)
+      _ = enter(fits, &runner, &history)
+      _ = enter(over, &runner, &history)
+    }
+    #expect(run == Run(out: "7♥\n3♣ 7♥\n", err: ""))
+    let kept = try Data(contentsOf: URL(fileURLWithPath: historyPath))
+    let keptOnlyTheFirst = kept == Data(fits + [0x0A])
+    #expect(keptOnlyTheFirst, "the history file holds \(kept.count) bytes")
   }
 
   /// A SCRIPT, `-c` and stdin: exactly the limit runs; one more byte is the

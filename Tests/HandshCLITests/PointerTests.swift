@@ -29,10 +29,11 @@ final class PointerTests: XCTestCase {
     XCTAssertEqual(
       pointer("add; del 9; add", "del 9"),
       ["  add; del 9; add", "       ^^^^^"])
-    // Suits are one column, a variation selector none.
+    // Suits are one column; a variation selector is shown by number, like
+    // every invisible character, and counted as shown.
     XCTAssertEqual(
       pointer("add Q♥️; del 9", "del 9"),
-      ["  add Q♥️; del 9", "          ^^^^^"])
+      ["  add Q♥\\u{FE0F}; del 9", "                  ^^^^^"])
     // Control characters are shown escaped, and counted as shown.
     XCTAssertEqual(
       pointer("add\u{1B}x; del 9", "del 9"),
