@@ -89,4 +89,31 @@ struct ReaderTests {
     try FileManager.default.createDirectory(at: box, withIntermediateDirectories: true)
     return box
   }
+
+  /// A second pass over a text starts at the line where the first paused,
+  /// with that line's number, and the first line still loses its
+  /// byte-order mark.
+  @Test func textLinesStartAtAGivenLine() {
+    func read(_ lines: inout TextLines) -> [(Int, String, Int)] {
+      var seen: [(Int, String, Int)] = []
+      lines.forEachLine { event in
+        if case .line(let line) = event {
+          seen.append((line.number, String(decoding: line.bytes, as: UTF8.self), line.offset))
+        }
+        return true
+      }
+      return seen
+    }
+    var lines = TextLines(text: Array("\u{FEFF}add\r\nshow\ndeck".utf8))
+    let all = read(&lines)
+    #expect(all.map(\.0) == [1, 2, 3])
+    #expect(all.map(\.1) == ["add", "show", "deck"])
+    #expect(all.map(\.2) == [0, 8, 13])
+    lines.start(atOffset: 8, line: 2)
+    let rest = read(&lines)
+    #expect(rest.map(\.0) == [2, 3])
+    #expect(rest.map(\.1) == ["show", "deck"])
+    lines.start(atOffset: 0, line: 1)
+    #expect(read(&lines).map(\.1) == ["add", "show", "deck"])
+  }
 }

@@ -181,7 +181,15 @@ public struct History: Sendable {
   /// `undo N`: makes the ancestor `steps` up current; the caller checks
   /// `steps <= undoDepth`. The redo children on the way already lead back.
   mutating func undo(_ steps: Int) {
-    cursor = ancestor(of: cursor, atDepth: max(depth(of: cursor) - steps, 0))
+    // A few steps are hops to the parent, which is usually in the cache; a
+    // jump pointer can lead anywhere in the store.
+    guard steps <= 8 else {
+      cursor = ancestor(of: cursor, atDepth: max(depth(of: cursor) - steps, 0))
+      return
+    }
+    for _ in 0..<max(steps, 0) {
+      cursor = Int(link(cursor).parent)
+    }
   }
 
   /// How many versions `redo` can reach, counting at most `limit` of them:

@@ -8,6 +8,9 @@ package struct Line {
   package let bytes: UnsafeBufferPointer<UInt8>
   /// Known to be all ASCII, so the parser need not check its encoding.
   package var isASCII = false
+  /// Where the line starts in a whole text (`TextLines`), byte-order mark
+  /// and all, for reading on from it; 0 for lines of a stream.
+  package var offset = 0
 }
 
 /// The longest line handsh reads (handsh(1), DESCRIPTION).
@@ -31,7 +34,7 @@ package protocol LineSource {
 /// Hands on one line's bytes (its `\n` already cut off): drops a trailing
 /// `\r`, and the byte-order mark of line 1. False when `body` asks to stop.
 private func emit(
-  _ bytes: UnsafeBufferPointer<UInt8>, number: Int, ascii: Bool, limit: Int,
+  _ bytes: UnsafeBufferPointer<UInt8>, number: Int, ascii: Bool, limit: Int, offset: Int = 0,
   _ body: (LineEvent) -> Bool
 ) -> Bool {
   guard bytes.count <= limit else { return body(.tooLong(number: number)) }
@@ -40,7 +43,8 @@ private func emit(
   if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
   if number == 1, end >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { begin = 3 }
   let line = Line(
-    number: number, bytes: UnsafeBufferPointer(rebasing: bytes[begin..<end]), isASCII: ascii)
+    number: number, bytes: UnsafeBufferPointer(rebasing: bytes[begin..<end]), isASCII: ascii,
+    offset: offset)
   return body(.line(line))
 }
 
@@ -58,23 +62,34 @@ private func newline(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> In
 package struct TextLines: LineSource {
   package let text: [UInt8]
   package var limit = lineLimit
+  /// Where reading starts: the offset of a line's first byte, and its
+  /// number.
+  private var from = (offset: 0, line: 1)
 
   package init(text: [UInt8], limit: Int = lineLimit) {
     self.text = text
     self.limit = limit
   }
 
+  /// Makes the next `forEachLine` start at the line that starts at `offset`
+  /// (a `Line`'s `offset`) and is numbered `line`, not at the first: a
+  /// second pass goes on from where the first paused, not over it again.
+  package mutating func start(atOffset offset: Int, line: Int) {
+    from = (offset, line)
+  }
+
   package mutating func forEachLine(_ body: (LineEvent) -> Bool) {
     let limit = limit
+    let from = from
     text.withUnsafeBufferPointer { text in
       let ascii = LineParser.isASCII(text)
-      var start = 0
-      var number = 0
+      var start = from.offset
+      var number = from.line - 1
       while start < text.count {
         let end = newline(in: text, from: start) ?? text.count
         number += 1
         let bytes = UnsafeBufferPointer(rebasing: text[start..<end])
-        guard emit(bytes, number: number, ascii: ascii, limit: limit, body),
+        guard emit(bytes, number: number, ascii: ascii, limit: limit, offset: start, body),
           bytes.count <= limit
         else { return }
         start = end + 1

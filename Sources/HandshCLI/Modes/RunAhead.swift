@@ -6,9 +6,15 @@ import HandKit
 struct TextPosition: Comparable {
   var line: Int
   var item: Int
+  /// Where the line starts in the text, to read on from it (not compared).
+  var offset = 0
 
   static func < (a: TextPosition, b: TextPosition) -> Bool {
     (a.line, a.item) < (b.line, b.item)
+  }
+
+  static func == (a: TextPosition, b: TextPosition) -> Bool {
+    (a.line, a.item) == (b.line, b.item)
   }
 }
 
@@ -28,7 +34,7 @@ func forEachItem(
     }
     guard case .line(let line) = event else { return true }
     var parser = LineParser(line.bytes, knownASCII: line.isASCII)
-    var position = TextPosition(line: line.number, item: 0)
+    var position = TextPosition(line: line.number, item: 0, offset: line.offset)
     while true {
       let item = parser.nextItem()
       if case .end = item { return true }

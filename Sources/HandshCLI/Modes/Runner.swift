@@ -122,6 +122,9 @@ struct Runner {
     ahead.commit(to: &output)
     guard let resume = ahead.pausedAt, !options.checkOnly else { return .next }
     var flow = Flow.next
+    // The run goes on from the line where it paused, not over the lines
+    // before it again.
+    lines.start(atOffset: resume.offset, line: resume.line)
     forEachItem(&lines) { position, item, parser, line in
       guard position >= resume, case .command(let command, let span) = item else { return true }
       sink.location = (name, line.number)
