@@ -181,7 +181,12 @@ final class GoldenTrustTests: XCTestCase {
   /// its blocks, never into the report that stdout is redirected to.
   func testATestWritesNoFile() throws {
     try write("t/a.hand", "add\nsave game.hand\nsave t/new.hand\nsave /dev/stdout\n")
-    let first = try shell("\"$0\" --test --update --tap t > report.tap")
+    // /dev is read-only for these runs: a writer bug cannot touch the
+    // machine's /dev/stdout.
+    let (sh, script) = TestProcess.withReadOnlyDev(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "\"$0\" --test --update --tap t > report.tap", binary.path])
+    let first = try TestProcess.run(sh, script, in: folder)
     XCTAssertEqual(first.status, 0, first.err)
     XCTAssertTrue(
       try text("report.tap").hasPrefix("TAP version 13\n1..1\nok 1 - t/a.hand # updated\n"))
@@ -189,7 +194,8 @@ final class GoldenTrustTests: XCTestCase {
       try text("t/a.hand"),
       "add\n#> 8♠\nsave game.hand\nsave t/new.hand\nsave /dev/stdout\n"
         + "#> #!/usr/bin/env handsh\n#> new 0\n#> limit 5\n#> add 8S\n")
-    let second = try handsh(["--test", "t"])
+    let (guarded, arguments) = TestProcess.withReadOnlyDev(binary, ["--test", "t"])
+    let second = try TestProcess.run(guarded, arguments, in: folder)
     XCTAssertEqual(second.out, "1 passed, 0 failed\n", second.err)
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),

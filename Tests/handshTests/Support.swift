@@ -98,6 +98,25 @@ enum TestProcess {
       .deletingLastPathComponent()
   }
 
+  /// EXECUTABLE and ARGUMENTS, wrapped so that /dev is read-only for it
+  /// when the tests run as root: in a mount namespace of its own, /dev is
+  /// bound onto itself read-only, so a test that names `/dev/stdout` (a
+  /// golden test's `save /dev/stdout`) can write into the stream but never
+  /// replace, create or chmod anything in the machine's /dev, even with a
+  /// bug in the writer. An ordinary user cannot change /dev anyway, and
+  /// runs unwrapped.
+  static func withReadOnlyDev(_ executable: URL, _ arguments: [String]) -> (URL, [String]) {
+    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+      return (executable, arguments)
+    }
+    let script = "mount --bind /dev /dev && mount -o remount,bind,ro /dev && exec \"$0\" \"$@\""
+    return (
+      URL(fileURLWithPath: "/usr/bin/unshare"),
+      ["--mount", "--propagation", "private", "/bin/sh", "-c", script, executable.path]
+        + arguments
+    )
+  }
+
   /// The `handsh` that `swift build` put next to the test bundle.
   static func handshBinary() throws -> URL {
     let bundle = Bundle(for: Marker.self).bundleURL
