@@ -104,13 +104,17 @@ public struct History: Sendable {
 
   /// How many versions `redo` can reach, counting at most `limit` of them,
   /// by walking the chain of redo children (the session knows where it ends).
-  public func redoDepth(upTo limit: Int = .max) -> Int {
+  public func redoDepth(upTo limit: Int = .max) -> Int { redoWalk(upTo: limit).steps }
+
+  /// At most `limit` hops along the redo children from the current
+  /// version: where they end, and how many there were.
+  private func redoWalk(upTo limit: Int) -> (end: Int, steps: Int) {
     var (number, steps) = (cursor, 0)
     while steps < limit, let child = redoChild(of: number) {
       number = child
       steps += 1
     }
-    return steps
+    return (number, steps)
   }
 
   /// The command that made version `number`, as `history` writes it: as
@@ -197,12 +201,8 @@ public struct History: Sendable {
   /// is known.
   mutating func redoReach(upTo limit: Int) -> Int {
     if let tip { return min(depth(of: tip) - depth(of: cursor), limit) }
-    var (number, steps) = (cursor, 0)
-    while steps < limit, let child = redoChild(of: number) {
-      number = child
-      steps += 1
-    }
-    if steps < limit { tip = number }
+    let (end, steps) = redoWalk(upTo: limit)
+    if steps < limit { tip = end }
     return steps
   }
 
