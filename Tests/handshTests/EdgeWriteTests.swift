@@ -117,6 +117,35 @@ final class EdgeWriteTests: XCTestCase {
     XCTAssertEqual(kind("ff"), S_IFIFO)
   }
 
+  /// `save /dev/stdout` with stdout a pipe whose reader has already gone:
+  /// `Broken pipe`, status 1, and the script stops there, so the next save
+  /// never happens. (Caught the mutant that counted EPIPE on one of
+  /// handsh's own streams as success: the save was lost silently, status
+  /// 0, and `kept.hand` was written.)
+  func testSaveIntoOwnStdoutWhoseReaderIsGoneIsABrokenPipe() throws {
+    let closedReader = """
+      import os, sys
+      read, write = os.pipe()
+      os.close(read)
+      os.dup2(write, 1)
+      os.execv(sys.argv[1], sys.argv[1:])
+      """
+    try make("closed.py", closedReader)
+    let (executable, arguments) = TestProcess.withReadOnlyDev(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "closed.py", binary.path, "-s", "1", "-q", "-c",
+        "add; save /dev/stdout; add; save kept.hand",
+      ])
+    let result = try TestProcess.run(executable, arguments, in: folder)
+    XCTAssertFalse(result.timedOut)
+    XCTAssertNil(result.signal, "handsh died of a signal")
+    XCTAssertEqual(
+      result.err, "<command line>:1:6: error: cannot write /dev/stdout: Broken pipe\n")
+    XCTAssertEqual(result.status, 1)
+    XCTAssertNil(status("kept.hand"), "the script went on after the failed save")
+  }
+
   // MARK: - A full disk (finding 3)
 
   /// On a 64 KiB tmpfs with little room left, a 48 KB save over a file with
