@@ -139,3 +139,25 @@ enum TestProcess {
 
   private final class Marker {}
 }
+
+/// A program a test needs (a consumer such as `prove` or `xmllint`), looked
+/// for in FOLDERS. A missing one skips the test, except in CI, where
+/// scripts/bootstrap installs every one and a missing one fails the test:
+/// no guarantee goes unchecked behind a skip.
+func requiredTool(
+  _ name: String, in folders: [String] = ["/usr/bin", "/bin", "/usr/local/bin"],
+  environment: [String: String] = ProcessInfo.processInfo.environment
+) throws -> URL {
+  for folder in folders {
+    let url = URL(fileURLWithPath: folder).appendingPathComponent(name)
+    if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+  }
+  let why = "\(name) is not installed (scripts/bootstrap installs it)"
+  if runningInCI(environment) { throw MissingTool(description: why) }
+  throw XCTSkip(why)
+}
+
+/// A program a test needs is missing in CI: thrown, a test failure.
+struct MissingTool: Error, CustomStringConvertible {
+  var description: String
+}
