@@ -161,3 +161,24 @@ func requiredTool(
 struct MissingTool: Error, CustomStringConvertible {
   var description: String
 }
+
+extension TestProcess {
+  /// EXECUTABLE and ARGUMENTS, to run as a user whom permission bits stop:
+  /// as they are when not root; as root, through setpriv as uid/gid 65534
+  /// (who must be able to reach the files the run needs). setpriv that
+  /// cannot drop skips the test, and fails it in CI.
+  static func unprivileged(_ executable: URL, _ arguments: [String]) throws -> (URL, [String]) {
+    guard getuid() == 0 else { return (executable, arguments) }
+    let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
+    let drop = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+    let probe =
+      FileManager.default.isExecutableFile(atPath: setpriv.path)
+      ? try run(setpriv, drop + ["/bin/true"], in: URL(fileURLWithPath: "/")) : nil
+    guard let probe, probe.status == 0 else {
+      let why = "running as root, and setpriv cannot drop to uid 65534: \(probe?.err ?? "none")"
+      if runningInCI() { throw MissingTool(description: why) }
+      throw XCTSkip(why)
+    }
+    return (setpriv, drop + [executable.path] + arguments)
+  }
+}
