@@ -51,6 +51,19 @@ final class CITests: XCTestCase {
     XCTAssertNotEqual(failingLint.status, 0)
   }
 
+  /// The lint CI runs is strict, over every folder of Swift sources:
+  /// without `--strict`, `swift format lint` exits 0 on its warnings, and CI
+  /// goes green on unformatted code. (Caught the mutant that dropped
+  /// `--strict` from `.ci/run`.)
+  func testCILintsStrictlyEverySource() throws {
+    let run = try runCI()
+    XCTAssertEqual(run.status, 0, run.err)
+    let lint = run.swift.filter { $0.command == "format" }.map(\.arguments)
+    XCTAssertEqual(
+      lint,
+      [["format", "lint", "--strict", "--recursive", "Package.swift", "Sources", "Tests", "Fuzz"]])
+  }
+
   /// `HANDSH_RECORD_SNAPSHOTS=1` in CI's environment does not reach the
   /// tests (it would make every snapshot test record and pass), and the
   /// tests know they run in CI (CI=true), where the snapshot harness refuses
@@ -126,12 +139,46 @@ final class CITests: XCTestCase {
     XCTAssertEqual(present.aptGet.filter { $0.first == "install" }, [], present.err)
   }
 
+  /// Bootstrap installs `prove` (Debian's perl) and `xmllint`
+  /// (libxml2-utils), the consumers GoldenTrustTests reads the TAP and JUnit
+  /// reports with, when they are missing; in CI a test whose consumer is
+  /// missing fails instead of skipping, so without them CI could not pass.
+  func testBootstrapInstallsProveAndXmllint() throws {
+    let missing = try runBootstrap(missing: ["prove", "xmllint"])
+    XCTAssertEqual(missing.status, 0, missing.err)
+    let install = missing.aptGet.filter { $0.first == "install" }
+    XCTAssertEqual(install.count, 1, "apt-get was called as \(missing.aptGet)")
+    XCTAssertEqual(Set(install.first ?? []), ["install", "perl", "libxml2-utils"])
+  }
+
+  /// A consumer a test needs (prove, xmllint) that is missing fails the
+  /// test in CI and skips it elsewhere. (Caught the mutant that skipped
+  /// under CI=true too, so that a CI without prove passed without ever
+  /// giving the TAP to it.)
+  func testAMissingConsumerFailsInCIAndSkipsElsewhere() throws {
+    let empty = [folder.path]
+    XCTAssertThrowsError(try requiredTool("prove", in: empty, environment: ["CI": "true"])) {
+      XCTAssertTrue($0 is MissingTool, "in CI: \($0)")
+    }
+    for environment in [[:], ["CI": "false"]] {
+      XCTAssertThrowsError(try requiredTool("prove", in: empty, environment: environment)) {
+        XCTAssertTrue($0 is XCTSkip, "outside CI: \($0)")
+      }
+    }
+    try script("exit 0", at: folder.appendingPathComponent("prove"))
+    XCTAssertEqual(
+      try requiredTool("prove", in: empty, environment: ["CI": "true"]).path,
+      folder.appendingPathComponent("prove").path)
+  }
+
   // MARK: - Helpers
 
   struct SwiftCall: Equatable {
     var command: String
     var record: String
     var ci: String
+    /// Every argument, the command first.
+    var arguments: [String] = []
   }
 
   struct CIRun {
@@ -157,11 +204,14 @@ final class CITests: XCTestCase {
       at: TestProcess.repository.appendingPathComponent(".ci/run"),
       to: root.appendingPathComponent(".ci/run"))
     let log = root.appendingPathComponent("swift.log")
+    let argumentLog = root.appendingPathComponent("arguments.log")
     try script("exit \(bootstrapStatus)", at: root.appendingPathComponent("scripts/bootstrap"))
     let cases = swiftStatus.map { "  \($0.key)) exit \($0.value) ;;" }.joined(separator: "\n")
     try script(
       """
       printf '%s %s %s\\n' "$1" "${HANDSH_RECORD_SNAPSHOTS-unset}" "${CI-unset}" >>'\(log.path)'
+      printf '%s\\t' "$@" >>'\(argumentLog.path)'
+      echo >>'\(argumentLog.path)'
       case $1 in
       \(cases)
         *) exit 0 ;;
@@ -173,11 +223,14 @@ final class CITests: XCTestCase {
       root.appendingPathComponent(".ci/run"), [], in: root, environment: env)
     XCTAssertFalse(run.timedOut)
     let logged = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-    let calls = logged.split(separator: "\n").map { line in
+    let arguments = ((try? String(contentsOf: argumentLog, encoding: .utf8)) ?? "")
+      .split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+    let calls = logged.split(separator: "\n").enumerated().map { index, line in
       let words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
       return SwiftCall(
         command: words[0], record: words.count > 1 ? words[1] : "",
-        ci: words.count > 2 ? words[2] : "")
+        ci: words.count > 2 ? words[2] : "",
+        arguments: index < arguments.count ? arguments[index] : [])
     }
     return CIRun(status: run.shellStatus, err: run.err, swift: calls)
   }
@@ -190,8 +243,7 @@ final class CITests: XCTestCase {
   }
 
   /// Runs the repository's scripts/bootstrap as root, with a PATH of stubs
-  /// only: every tool it looks for is there except `patch` when MISSING
-  /// holds it, dpkg reports every package installed except those in
+  /// only: every tool it looks for is there except those MISSING names, dpkg reports every package installed except those in
   /// MISSING, every Python module imports, and apt-get logs its arguments.
   private func runBootstrap(missing: Set<String>) throws -> BootstrapRun {
     let bin = folder.appendingPathComponent("stubs-\(UUID().uuidString)")
@@ -202,8 +254,9 @@ final class CITests: XCTestCase {
       "pkg-config", "mandoc", "readelf", "strip", "dpkg-deb", "lintian", "zsh", "fish", "dash",
       "strace", "python3", "sudo", "xmllint", "prove", "perl",
     ]
-    for name in present { try script("exit 0", at: bin.appendingPathComponent(name)) }
-    if !missing.contains("patch") { try script("exit 0", at: bin.appendingPathComponent("patch")) }
+    for name in present + ["patch"] where !missing.contains(name) {
+      try script("exit 0", at: bin.appendingPathComponent(name))
+    }
     try script("echo 'VIM - Vi IMproved +syntax'", at: bin.appendingPathComponent("vim"))
     try script("echo 0", at: bin.appendingPathComponent("id"))
     let absent = missing.sorted().joined(separator: " ")

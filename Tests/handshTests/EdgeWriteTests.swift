@@ -13,7 +13,7 @@ import XCTest
 ///
 /// Everything lives in the test's own temporary folder: links to
 /// `/proc/self/fd/N` and `/dev/stdout` made there, FIFOs, a small tmpfs
-/// mounted there (as root; skipped, saying why, where it cannot mount).
+/// mounted there in a user namespace of the run's own.
 final class EdgeWriteTests: XCTestCase {
   private var folder: URL!
   private var binary: URL!
@@ -28,10 +28,7 @@ final class EdgeWriteTests: XCTestCase {
 
   override func tearDownWithError() throws {
     if let previousSigpipe { signal(SIGPIPE, previousSigpipe) }
-    if let folder {
-      _ = umount2(path("mnt"), Int32(MNT_DETACH))
-      try? FileManager.default.removeItem(at: folder)
-    }
+    if let folder { try? FileManager.default.removeItem(at: folder) }
   }
 
   // MARK: - handsh's own streams by name (finding 1)
@@ -117,38 +114,99 @@ final class EdgeWriteTests: XCTestCase {
     XCTAssertEqual(kind("ff"), S_IFIFO)
   }
 
+  /// `save /dev/stdout` with stdout a pipe whose reader has already gone:
+  /// `Broken pipe`, status 1, and the script stops there, so the next save
+  /// never happens. (Caught the mutant that counted EPIPE on one of
+  /// handsh's own streams as success: the save was lost silently, status
+  /// 0, and `kept.hand` was written.)
+  func testSaveIntoOwnStdoutWhoseReaderIsGoneIsABrokenPipe() throws {
+    let closedReader = """
+      import os, sys
+      read, write = os.pipe()
+      os.close(read)
+      os.dup2(write, 1)
+      os.execv(sys.argv[1], sys.argv[1:])
+      """
+    try make("closed.py", closedReader)
+    let (executable, arguments) = TestProcess.withReadOnlyDev(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "closed.py", binary.path, "-s", "1", "-q", "-c",
+        "add; save /dev/stdout; add; save kept.hand",
+      ])
+    let result = try TestProcess.run(executable, arguments, in: folder)
+    XCTAssertFalse(result.timedOut)
+    XCTAssertNil(result.signal, "handsh died of a signal")
+    XCTAssertEqual(
+      result.err, "<command line>:1:6: error: cannot write /dev/stdout: Broken pipe\n")
+    XCTAssertEqual(result.status, 1)
+    XCTAssertNil(status("kept.hand"), "the script went on after the failed save")
+  }
+
   // MARK: - A full disk (finding 3)
 
   /// On a 64 KiB tmpfs with little room left, a 48 KB save over a file with
   /// two hard links, and over a writable file in a read-only folder, fails
   /// with `No space left on device` and leaves the old content whole.
+  ///
+  /// The tmpfs is mounted in a user and mount namespace of the run's own
+  /// (`unshare -rm`), which needs no root: the check runs as whoever runs
+  /// the tests, and as uid 65534 too when that is root. handsh runs as the
+  /// namespace's root; the read-only folder's save runs with every
+  /// capability dropped, so that the folder's mode stops it as it stops a
+  /// user.
   func testFullDiskLeavesInPlaceFilesAsTheyWere() throws {
-    try mountSmallTmpfs()
-    try make("mnt/a.hand", "old a\n")
-    XCTAssertEqual(link(path("mnt/a.hand"), path("mnt/b.hand")), 0)
-    XCTAssertEqual(mkdir(path("mnt/ro"), 0o755), 0)
-    try make("mnt/ro/c.hand", "old c\n")
-    XCTAssertEqual(chmod(path("mnt/ro/c.hand"), 0o666), 0)
-    // Fill the disk until 24 KiB at most are left.
-    try Data(count: 36 * 1024).write(to: url("mnt/filler"))
-    let moves = String(repeating: "mv 1 2\n", count: 7_000)
-    try make("big.hand", "limit 52\nadd; add\n" + moves + "save mnt/a.hand\n")
-    let linked = try sh(#""$H" -s 1 -q big.hand"#)
-    XCTAssertEqual(
-      linked.err, "big.hand:7003:1: error: cannot write mnt/a.hand: No space left on device\n")
-    XCTAssertEqual(linked.status, 1)
-    XCTAssertEqual(try contents("mnt/a.hand"), "old a\n")
-    XCTAssertEqual(try contents("mnt/b.hand"), "old a\n")
+    try fullDisk(in: "self", as: nil)
+    if getuid() == 0, let drop = try nobody() { try fullDisk(in: "nobody", as: drop) }
+  }
 
-    // A writable file in a folder the user may not write: as nobody.
-    guard getuid() == 0, let drop = try nobody() else { return }
-    XCTAssertEqual(chmod(path("mnt/ro"), 0o555), 0)
-    try make("ro.hand", "limit 52\nadd; add\n" + moves + "save mnt/ro/c.hand\n")
-    let readOnly = try sh(drop + #" "$H" -s 1 -q ro.hand"#)
+  /// The full-disk check in the folder's subfolder NAME, as DROP (setpriv's
+  /// words) when given.
+  private func fullDisk(in name: String, as drop: String?, line: UInt = #line) throws {
+    XCTAssertEqual(mkdir(path(name), 0o755), 0)
+    XCTAssertEqual(mkdir(path(name + "/mnt"), 0o755), 0)
+    let moves = String(repeating: "mv 1 2\n", count: 7_000)
+    try make(name + "/big.hand", "limit 52\nadd; add\n" + moves + "save mnt/a.hand\n")
+    try make(name + "/ro.hand", "limit 52\nadd; add\n" + moves + "save mnt/ro/c.hand\n")
+    // Fills the disk until 24 KiB at most are left.
+    try Data(count: 36 * 1024).write(to: url(name + "/filler"))
+    let scenario = """
+      mount -t tmpfs -o size=64k,mode=0777 tmpfs mnt || exit 125
+      printf 'old a\\n' > mnt/a.hand && ln mnt/a.hand mnt/b.hand && mkdir mnt/ro &&
+        printf 'old c\\n' > mnt/ro/c.hand && chmod 666 mnt/ro/c.hand && chmod 555 mnt/ro &&
+        cp filler mnt/filler || exit 1
+      "$H" -s 1 -q big.hand 2> linked.err; echo $? > linked.status
+      setpriv --bounding-set=-all --inh-caps=-all "$H" -s 1 -q ro.hand 2> ro.err
+      echo $? > ro.status
+      cat mnt/a.hand mnt/b.hand mnt/ro/c.hand > after
+
+      """
+    try make(name + "/disk.sh", scenario)
+    if drop != nil {
+      for file in ["", "/mnt", "/big.hand", "/ro.hand", "/filler", "/disk.sh"] {
+        XCTAssertEqual(chown(path(name + file), 65534, 65534), 0, file)
+      }
+    }
+    let unshare = (drop.map { $0 + " " } ?? "") + "/usr/bin/unshare -rm"
+    let run = try sh(
+      "cd \(name) && { \(unshare) /bin/true || exit 125; } && \(unshare) /bin/sh disk.sh",
+      line: line)
+    if run.status == 125 {
+      // scripts/bootstrap cannot make a kernel allow user namespaces.
+      let why = "unshare -rm cannot mount a tmpfs here: \(run.err)"
+      if runningInCI() { throw MissingTool(description: why) }
+      throw XCTSkip(why)
+    }
+    XCTAssertEqual(run.status, 0, run.err, line: line)
     XCTAssertEqual(
-      readOnly.err,
-      "ro.hand:7003:1: error: cannot write mnt/ro/c.hand: No space left on device\n")
-    XCTAssertEqual(try contents("mnt/ro/c.hand"), "old c\n")
+      try contents(name + "/linked.err"),
+      "big.hand:7003:1: error: cannot write mnt/a.hand: No space left on device\n", line: line)
+    XCTAssertEqual(try contents(name + "/linked.status"), "1\n", line: line)
+    XCTAssertEqual(
+      try contents(name + "/ro.err"),
+      "ro.hand:7003:1: error: cannot write mnt/ro/c.hand: No space left on device\n", line: line)
+    XCTAssertEqual(try contents(name + "/ro.status"), "1\n", line: line)
+    XCTAssertEqual(try contents(name + "/after"), "old a\nold a\nold c\n", line: line)
   }
 
   // MARK: - A sticky folder (finding 4)
@@ -268,17 +326,12 @@ final class EdgeWriteTests: XCTestCase {
     let drop = "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups"
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
       try sh(drop + " /bin/true").status == 0
-    else { throw XCTSkip("setpriv cannot drop to uid 65534") }
-    return drop
-  }
-
-  /// A 64 KiB tmpfs at `mnt`, unmounted in tearDown.
-  private func mountSmallTmpfs() throws {
-    try requireRoot("mounting a tmpfs needs root")
-    XCTAssertEqual(mkdir(path("mnt"), 0o755), 0)
-    guard mount("tmpfs", path("mnt"), "tmpfs", 0, "size=64k,mode=0777") == 0 else {
-      throw XCTSkip("cannot mount a tmpfs here: \(String(cString: strerror(errno)))")
+    else {
+      // In CI (as root) every check runs: a skip there would hide one.
+      if runningInCI() { throw MissingTool(description: "setpriv cannot drop to uid 65534") }
+      throw XCTSkip("setpriv cannot drop to uid 65534")
     }
+    return drop
   }
 
   /// Runs SCRIPT with `/bin/sh -c` in the folder, `$H` naming handsh.

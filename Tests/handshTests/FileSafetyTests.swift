@@ -366,6 +366,25 @@ final class FileSafetyTests: XCTestCase {
       "history's peak RSS \(history.peakKiB) KiB against show's \(show.peakKiB) KiB")
   }
 
+  // MARK: - The run-ahead's held output is bounded
+
+  /// A script is run while it is checked, its output held until the check
+  /// ends: 50,000 × `help` (60 MB of output) peaks no more than 16 MiB
+  /// above one `help`, for the held output stops at 8 MiB and the rest runs
+  /// after the check. (Caught the mutant without the bound: it held all of
+  /// it, 75 MB more.)
+  func testTheRunAheadHoldsABoundedOutput() throws {
+    try Data(String(repeating: "help\n", count: 50_000).utf8).write(to: url("many.hand"))
+    try Data("help\n".utf8).write(to: url("one.hand"))
+    let many = try measured(["-q", "many.hand"], stdin: nil, stdout: FileHandle.nullDevice)
+    let one = try measured(["-q", "one.hand"], stdin: nil, stdout: FileHandle.nullDevice)
+    XCTAssertEqual(many.status, 0, many.err)
+    XCTAssertEqual(one.status, 0, one.err)
+    assertPeak(
+      Measured(status: 0, err: "", peakKiB: many.peakKiB - one.peakKiB), under: 16 * 1024,
+      "50,000 × help peaked at \(many.peakKiB) KiB against \(one.peakKiB) KiB for one")
+  }
+
   // MARK: - Helpers
 
   private final class Received: @unchecked Sendable { var data = Data() }
@@ -432,11 +451,12 @@ final class FileSafetyTests: XCTestCase {
 
   private func run(
     _ arguments: [String], stdin: String? = nil, executable: URL? = nil,
-    timeout: TimeInterval = TestProcess.timeout, file: StaticString = #filePath,
-    line: UInt = #line
+    stdout: Any? = nil, timeout: TimeInterval = TestProcess.timeout,
+    file: StaticString = #filePath, line: UInt = #line
   ) throws -> TestRun {
     let result = try TestProcess.run(
-      executable ?? binary, arguments, in: folder, stdin: stdin.map { url($0) }, timeout: timeout)
+      executable ?? binary, arguments, in: folder, stdin: stdin.map { url($0) }, stdout: stdout,
+      timeout: timeout)
     XCTAssertFalse(result.timedOut, "\(arguments) timed out and was killed", file: file, line: line)
     XCTAssertNil(
       result.signal, "\(arguments) died of signal \(result.signal ?? 0)", file: file, line: line)
@@ -450,8 +470,11 @@ final class FileSafetyTests: XCTestCase {
   }
 
   /// Runs handsh through `/usr/bin/time -f %M` (its peak RSS in KiB), stdin
-  /// from the folder's file STDIN.
-  private func measured(_ arguments: [String], stdin: String?) throws -> Measured {
+  /// from the folder's file STDIN, stdout to STDOUT (a file of the run's own
+  /// when nil).
+  private func measured(_ arguments: [String], stdin: String?, stdout: Any? = nil) throws
+    -> Measured
+  {
     let time = URL(fileURLWithPath: "/usr/bin/time")
     guard FileManager.default.isExecutableFile(atPath: time.path) else {
       // scripts/bootstrap installs it; in CI a missing tool fails, so that
@@ -465,7 +488,8 @@ final class FileSafetyTests: XCTestCase {
     let seconds = sanitizer == nil ? 15 : 100
     let result = try run(
       ["-o", report, "-f", "%M", "/usr/bin/timeout", "-s", "KILL", "\(seconds)", binary.path]
-        + arguments, stdin: stdin, executable: time, timeout: TimeInterval(seconds + 5))
+        + arguments, stdin: stdin, executable: time, stdout: stdout,
+      timeout: TimeInterval(seconds + 5))
     let peak = Int(try contents(".peak").split(separator: "\n").last ?? "") ?? .max
     // /usr/bin/time reports a non-zero status on its own line first.
     return Measured(status: result.status, err: result.err, peakKiB: peak)

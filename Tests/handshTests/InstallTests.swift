@@ -119,7 +119,11 @@ final class InstallTests: XCTestCase {
   }
 
   /// The pty tests of the prompt (Tests/pty), run against the installed
-  /// static binary; PtyTests runs them against the debug build.
+  /// static binary; PtyTests runs them against the debug build. All of
+  /// them, not a subset: the static binary brings its own glibc (locale,
+  /// the stubbed user lookups), ncurses and readline, and its C prompt code
+  /// (signals, the terminal's modes) is optimized, and every file of the
+  /// suite drives that prompt.
   func testPromptTestsPassAgainstTheInstalledBinary() throws {
     let handsh = try install().appendingPathComponent("bin/handsh")
     try PtyTests.runSuite(against: handsh)

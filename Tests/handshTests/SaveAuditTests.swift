@@ -208,6 +208,33 @@ final class SaveAuditTests: XCTestCase {
     XCTAssertEqual(try leftovers(), [])
   }
 
+  /// The other way round: a user saving their own file whose group they
+  /// are not in. The new file cannot keep that group (the kernel refuses
+  /// the chown), and that is no error: the save succeeds, the file keeps its
+  /// mode and is now wholly the user's. As root, handsh runs as uid 65534,
+  /// who owns the file and its folder but not the group; an ordinary user
+  /// cannot make such a file, so elsewhere this skips, and CI runs as root.
+  /// (Caught the mutant that made a refused chown fail the save.)
+  func testAGroupThatCannotBeKeptIsNoError() throws {
+    guard getuid() == 0 else {
+      throw XCTSkip("not root: only root can give a user a file of a group they are not in")
+    }
+    try FileManager.default.createDirectory(at: url("own"), withIntermediateDirectories: false)
+    try make("own/x.hand", "old\n", mode: 0o640)
+    let user = try unprivileged(owning: ["own", "own/x.hand"])
+    XCTAssertEqual(chown(path("own/x.hand"), 65534, 0), 0)
+    let result = try handsh(["--seed", "42", "-q", "-c", "add; save own/x.hand"], as: user)
+    XCTAssertEqual(result.err, "")
+    XCTAssertEqual(result.status, 0)
+    XCTAssertEqual(try contents("own/x.hand"), saved)
+    var status = stat()
+    XCTAssertEqual(stat(path("own/x.hand"), &status), 0)
+    XCTAssertEqual(status.st_uid, 65534)
+    XCTAssertEqual(status.st_gid, 65534, "the file kept a group its owner is not in")
+    XCTAssertEqual(status.st_mode & 0o7777, 0o640)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("own")), ["x.hand"])
+  }
+
   // MARK: - Helpers
 
   /// Runs handsh through `/bin/sh -c`: first `umask MASK`, and with

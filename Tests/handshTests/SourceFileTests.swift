@@ -69,6 +69,30 @@ final class SourceFileTests: XCTestCase {
     XCTAssertEqual(result.status, 1)
   }
 
+  /// A failure two and three files deep is reported at its own file and
+  /// line, never at the file that sourced it; with `-k` the files around it
+  /// go on. (Caught the mutant that named the outermost sourced file.)
+  func testAFailureInANestedFileNamesThatFile() throws {
+    try write("add\n\ndel 9\nadd\n", to: "inner.hand")
+    try write("add\nsource inner.hand\nadd\n", to: "middle.hand")
+    try write("source middle.hand\nshow\n", to: "outer.hand")
+    let stopped = try run(["--seed", "42", "-c", "source outer.hand"])
+    XCTAssertEqual(stopped.out, "7♥\n3♣ 7♥\n")
+    XCTAssertEqual(
+      stopped.err, "inner.hand:3:1: error: no card at position 9 (hand has 2 cards)\n")
+    XCTAssertEqual(stopped.status, 1)
+
+    let kept = try run(["--seed", "42", "-k", "-c", "source middle.hand; source outer.hand"])
+    XCTAssertEqual(
+      kept.err,
+      "inner.hand:3:1: error: no card at position 9 (hand has 2 cards)\n"
+        + "inner.hand:1:1: error: hand is full (5 cards)\n"
+        + "inner.hand:3:1: error: no card at position 9 (hand has 5 cards)\n"
+        + "inner.hand:4:1: error: hand is full (5 cards)\n"
+        + "middle.hand:3:1: error: hand is full (5 cards)\n")
+    XCTAssertEqual(kept.status, 1)
+  }
+
   func testASyntaxErrorOnTheLastLineRunsNothing() throws {
     try write("add\nadd\nadd 1h", to: "last.hand")
     let result = try run(["--seed", "42", "-c", "source last.hand; show"])

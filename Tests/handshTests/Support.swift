@@ -139,3 +139,46 @@ enum TestProcess {
 
   private final class Marker {}
 }
+
+/// A program a test needs (a consumer such as `prove` or `xmllint`), looked
+/// for in FOLDERS. A missing one skips the test, except in CI, where
+/// scripts/bootstrap installs every one and a missing one fails the test:
+/// no guarantee goes unchecked behind a skip.
+func requiredTool(
+  _ name: String, in folders: [String] = ["/usr/bin", "/bin", "/usr/local/bin"],
+  environment: [String: String] = ProcessInfo.processInfo.environment
+) throws -> URL {
+  for folder in folders {
+    let url = URL(fileURLWithPath: folder).appendingPathComponent(name)
+    if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+  }
+  let why = "\(name) is not installed (scripts/bootstrap installs it)"
+  if runningInCI(environment) { throw MissingTool(description: why) }
+  throw XCTSkip(why)
+}
+
+/// A program a test needs is missing in CI: thrown, a test failure.
+struct MissingTool: Error, CustomStringConvertible {
+  var description: String
+}
+
+extension TestProcess {
+  /// EXECUTABLE and ARGUMENTS, to run as a user whom permission bits stop:
+  /// as they are when not root; as root, through setpriv as uid/gid 65534
+  /// (who must be able to reach the files the run needs). setpriv that
+  /// cannot drop skips the test, and fails it in CI.
+  static func unprivileged(_ executable: URL, _ arguments: [String]) throws -> (URL, [String]) {
+    guard getuid() == 0 else { return (executable, arguments) }
+    let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
+    let drop = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+    let probe =
+      FileManager.default.isExecutableFile(atPath: setpriv.path)
+      ? try run(setpriv, drop + ["/bin/true"], in: URL(fileURLWithPath: "/")) : nil
+    guard let probe, probe.status == 0 else {
+      let why = "running as root, and setpriv cannot drop to uid 65534: \(probe?.err ?? "none")"
+      if runningInCI() { throw MissingTool(description: why) }
+      throw XCTSkip(why)
+    }
+    return (setpriv, drop + [executable.path] + arguments)
+  }
+}

@@ -54,3 +54,19 @@ def test_a_line_over_64_KiB_runs_but_is_not_kept(box):
     long_line = "limit # " + "x" * (64 * 1024)
     session(box, ["show", long_line, "deck"])
     assert box.history.read_text() == "show\ndeck\nquit\n"
+
+
+def test_a_line_over_64_KiB_in_the_file_is_not_loaded(box):
+    """A 70 KB line that something else wrote into the file is never
+    recalled: the line before the last is the one two Ctrl-P away."""
+    long_line = "limit # " + "x" * 70_000
+    box.history.write_text(f"limit 7\n{long_line}\ndeck\n")
+    sh = box.spawn("--seed", "42", "-q", stderr_to_file=True)
+    sh.first_prompt()
+    assert sh.command("\x10\x10") == []  # Ctrl-P twice: `limit 7`, quietly
+    assert sh.command("limit") == ["7"]
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
+    assert sh.stderr() == ""
+    # What was run is kept; the long line is still there, untouched.
+    assert box.history.read_text() == f"limit 7\n{long_line}\ndeck\nlimit 7\nlimit\nquit\n"

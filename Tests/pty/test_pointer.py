@@ -97,3 +97,11 @@ def test_a_long_line_is_windowed_so_each_mark_stays_under_its_text(box):
     assert under(rows[0], rows[1], "x") and under(rows[2], rows[3], "y"), rows
     for row in rows[:4]:
         assert columns(row) < WIDTH, rows
+
+
+def test_a_comment_inside_a_word_is_not_pointed_at(box):
+    """`#` inside a word starts a comment: the mark ends where the word
+    does, before the `#`, and the message quotes the word without it."""
+    sh = narrow(box)
+    rows = after_echo(sh, "add zz#note")
+    assert rows == ["  add zz#note", "      ^^", "error: invalid card 'zz'"]

@@ -80,12 +80,20 @@ public struct History: Sendable {
   /// pointers skip ahead where they do not overshoot, so this takes
   /// O(log n) steps, and never more than the levels it climbs.
   public func ancestor(of number: Int, atDepth depth: Int) -> Int {
+    var steps = 0
+    return ancestor(of: number, atDepth: depth, steps: &steps)
+  }
+
+  /// `ancestor(of:atDepth:)`, counting in `steps` the links it follows (the
+  /// tests bound them: the jump pointers are what keeps them few).
+  func ancestor(of number: Int, atDepth depth: Int, steps: inout Int) -> Int {
     // Below 0 is version 0, whose jump is itself.
     let depth = max(depth, 0)
     var number = number
     while self.depth(of: number) > depth {
       let here = link(number)
       number = Int(link(Int(here.jump)).depth) >= depth ? Int(here.jump) : Int(here.parent)
+      steps += 1
     }
     return number
   }
