@@ -97,3 +97,19 @@ def test_a_long_line_is_windowed_so_each_mark_stays_under_its_text(box):
     assert under(rows[0], rows[1], "x") and under(rows[2], rows[3], "y"), rows
     for row in rows[:4]:
         assert columns(row) < WIDTH, rows
+
+
+def test_a_failed_source_is_pointed_after_the_files_own_diagnostic(box):
+    # FILE's own diagnostic first, then the line with `^` under
+    # `source FILE`: the user sees that `show` was skipped.
+    (box.cwd / "fail.hand").write_text("add\ndel 9\n", encoding="utf-8")
+    sh = narrow(box)
+    rows = sh.command("source fail.hand; show")
+    assert rows == [
+        "fail.hand:2:1: error: no card at position 9 (hand has 1 card)",
+        "  source fail.hand; show",
+        "  ^^^^^^^^^^^^^^^^",
+    ], rows
+    # Alone on its line it needs no pointer, as any failed command.
+    rows = sh.command("source fail.hand")
+    assert rows == ["fail.hand:2:1: error: no card at position 9 (hand has 2 cards)"]
