@@ -105,8 +105,19 @@ static void on_signal(int number) {
   errno = saved;
 }
 
+static int in_foreground(void);
+
+/// Readline's setup of the terminal, which also takes the terminal's
+/// settings as the ones to put back (and whether to echo at all). Never
+/// from the background: started with `&`, handsh would take the shell's
+/// own editing mode (no echo) for the terminal's, and keep it after `fg`.
+/// The read loop sets the terminal up once handsh is in the foreground.
 static void prep_terminal(int meta) {
   session.meta = meta;
+  if (!in_foreground()) {
+    session.stale = 1;
+    return;
+  }
   rl_prep_terminal(meta);
   const char *paste = rl_variable_value("enable-bracketed-paste");
   session.pasting = paste != NULL && strcmp(paste, "on") == 0;
