@@ -72,6 +72,8 @@ static struct {
   struct sigaction previous_pipe;
   /// What a list of matches shows for each (handsh_completion_labels).
   char **keys, **labels;
+  /// Control-C ends the reading (handsh_prompt_interrupt_ends).
+  int interrupt_ends;
 } session = {.pipe = {-1, -1}};
 
 static void on_signal(int number) {
@@ -234,7 +236,18 @@ static int handle_signals(void) {
   unsigned char byte;
   while (session.pipe[0] >= 0 && read(session.pipe[0], &byte, 1) == 1) {
     switch (byte) {
-    case SIGINT: interrupt(); break;
+    case SIGINT:
+      if (!session.interrupt_ends) {
+        interrupt();
+        break;
+      }
+      // As the terminal shows it in its own mode: `^C` after the text.
+      if (session.reading) {
+        go_to_end();
+        write_out("^C");
+      }
+      leave();
+      return byte;
     case SIGWINCH:
       if (session.reading) rl_resize_terminal();
       break;
@@ -492,6 +505,15 @@ void handsh_prompt_begin(
   running = interrupted = ending = fatal_seen = 0;
 }
 
+void handsh_prompt_change(const char *prompt) {
+  char *copy = strdup(prompt);
+  if (copy == NULL) return;
+  free(session.prompt);
+  session.prompt = copy;
+}
+
+void handsh_prompt_interrupt_ends(int on) { session.interrupt_ends = on; }
+
 void handsh_prompt_end(void) {
   if (session.reading) {
     rl_callback_handler_remove();
@@ -510,6 +532,7 @@ void handsh_prompt_end(void) {
   rl_completion_display_matches_hook = NULL;
   free(session.prompt);
   session.prompt = NULL;
+  session.interrupt_ends = 0;
   session.completer = NULL;
   session.context = NULL;
 }
