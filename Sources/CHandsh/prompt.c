@@ -241,12 +241,15 @@ static int handle_signals(void) {
         interrupt();
         break;
       }
-      // As the terminal shows it in its own mode: `^C` after the text.
+      // As the terminal shows it in its own mode: `^C` after the text, and
+      // no line break, which the shell writes when a job dies by SIGINT.
       if (session.reading) {
         go_to_end();
         write_out("^C");
+        rl_callback_sigcleanup();
+        rl_callback_handler_remove();
+        session.reading = 0;
       }
-      leave();
       return byte;
     case SIGWINCH:
       if (session.reading) rl_resize_terminal();

@@ -9,6 +9,7 @@ Seed 0 deals 8♠ J♣ … (the default seed of a test).
 import signal
 import subprocess
 
+from conftest import clean
 from test_terminal import SHELL_PROMPT, JobShell
 
 QUESTION = "Accept this block [y,n,a,d,q,?]? "
@@ -184,7 +185,12 @@ def test_ctrl_c_ends_the_review_with_status_130_in_a_shell(box):
     js = JobShell(box, "bash")
     js.child.send(words + "\r")
     js.child.expect_exact("(1/1) " + QUESTION)
+    js.child.send("ye")
+    js.child.expect_exact("ye")
     js.child.sendintr()
     js.child.expect_exact(SHELL_PROMPT)
+    # `^C` after the text, and the shell's own line break, as after a
+    # program in the shell's mode (git add -p): no blank line.
+    assert clean(js.child.before) == "^C\n", repr(js.child.before)
     assert js.run("echo $?") == "130"
     assert (box.cwd / "a.hand").read_text(encoding="utf-8") == "add\n#> x\n"

@@ -29,9 +29,10 @@ void handsh_prompt_begin(
 void handsh_prompt_change(const char *_Nonnull prompt);
 
 /// When `on`, Control-C at the prompt ends the reading as a signal that
-/// ends handsh does (handsh_read_signal, SIGINT), after `^C` and a line
-/// break, instead of dropping the line typed: for a question that
-/// Control-C abandons, as `--review`'s.
+/// ends handsh does (handsh_read_signal, SIGINT), after `^C` and no line
+/// break (the shell writes one when a job dies by SIGINT), instead of
+/// dropping the line typed: for a question that Control-C abandons, as
+/// `--review`'s.
 void handsh_prompt_interrupt_ends(int on);
 
 /// Puts back the signal dispositions handsh_prompt_begin found, and forgets
