@@ -72,6 +72,8 @@ static struct {
   struct sigaction previous_pipe;
   /// What a list of matches shows for each (handsh_completion_labels).
   char **keys, **labels;
+  /// Control-C ends the reading (handsh_prompt_interrupt_ends).
+  int interrupt_ends;
 } session = {.pipe = {-1, -1}};
 
 static void on_signal(int number) {
@@ -105,8 +107,19 @@ static void on_signal(int number) {
   errno = saved;
 }
 
+static int in_foreground(void);
+
+/// Readline's setup of the terminal, which also takes the terminal's
+/// settings as the ones to put back (and whether to echo at all). Never
+/// from the background: started with `&`, handsh would take the shell's
+/// own editing mode (no echo) for the terminal's, and keep it after `fg`.
+/// The read loop sets the terminal up once handsh is in the foreground.
 static void prep_terminal(int meta) {
   session.meta = meta;
+  if (!in_foreground()) {
+    session.stale = 1;
+    return;
+  }
   rl_prep_terminal(meta);
   const char *paste = rl_variable_value("enable-bracketed-paste");
   session.pasting = paste != NULL && strcmp(paste, "on") == 0;
@@ -223,7 +236,21 @@ static int handle_signals(void) {
   unsigned char byte;
   while (session.pipe[0] >= 0 && read(session.pipe[0], &byte, 1) == 1) {
     switch (byte) {
-    case SIGINT: interrupt(); break;
+    case SIGINT:
+      if (!session.interrupt_ends) {
+        interrupt();
+        break;
+      }
+      // As the terminal shows it in its own mode: `^C` after the text, and
+      // no line break, which the shell writes when a job dies by SIGINT.
+      if (session.reading) {
+        go_to_end();
+        write_out("^C");
+        rl_callback_sigcleanup();
+        rl_callback_handler_remove();
+        session.reading = 0;
+      }
+      return byte;
     case SIGWINCH:
       if (session.reading) rl_resize_terminal();
       break;
@@ -481,6 +508,15 @@ void handsh_prompt_begin(
   running = interrupted = ending = fatal_seen = 0;
 }
 
+void handsh_prompt_change(const char *prompt) {
+  char *copy = strdup(prompt);
+  if (copy == NULL) return;
+  free(session.prompt);
+  session.prompt = copy;
+}
+
+void handsh_prompt_interrupt_ends(int on) { session.interrupt_ends = on; }
+
 void handsh_prompt_end(void) {
   if (session.reading) {
     rl_callback_handler_remove();
@@ -499,6 +535,7 @@ void handsh_prompt_end(void) {
   rl_completion_display_matches_hook = NULL;
   free(session.prompt);
   session.prompt = NULL;
+  session.interrupt_ends = 0;
   session.completer = NULL;
   session.context = NULL;
 }

@@ -252,7 +252,7 @@ final class CITests: XCTestCase {
     FileManager.default.createFile(atPath: log.path, contents: nil)
     let present = [
       "pkg-config", "mandoc", "readelf", "strip", "dpkg-deb", "lintian", "zsh", "fish", "dash",
-      "strace", "python3", "sudo", "xmllint", "prove", "perl",
+      "strace", "python3", "sudo", "xmllint", "prove", "perl", "git",
     ]
     for name in present + ["patch"] where !missing.contains(name) {
       try script("exit 0", at: bin.appendingPathComponent(name))

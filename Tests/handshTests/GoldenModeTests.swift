@@ -431,9 +431,8 @@ final class GoldenModeTests: XCTestCase {
       ok 2 - t/a/B/5.hand
       not ok 3 - t/a/broken.hand
         ---
-        message: error
-        errors: |
-          handsh: cannot read 't/a/broken.hand': No such file or directory
+        message: "error"
+        errors: "handsh: cannot read 't/a/broken.hand': No such file or directory\\n"
         ...
       ok 4 - t/a/file.hand
       ok 5 - t/a/z/2.hand

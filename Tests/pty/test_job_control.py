@@ -116,3 +116,29 @@ def ended(pid):
             return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
     except OSError:
         return True
+
+
+def test_started_in_the_background_then_fg_echoes_and_edits(box):
+    # `handsh &` while bash's readline has the terminal raw (no echo): handsh
+    # must not take that mode for the terminal's, nor be stopped setting its
+    # own; after `fg` typed text echoes and editing works.
+    js = JobShell(box, "bash")
+    before = js.modes()
+    words = " ".join([str(box.binary), "--seed", "42", "--quiet"])
+    js.child.send(words + " &\r")
+    js.child.expect(r"\[1\] \d+")
+    time.sleep(0.6)  # handsh reaches its prompt while bash reads the next line
+    assert js.run("echo typed") == "typed"
+    assert "Running" in js.run("jobs"), "handsh stopped in the background"
+    js.child.send("fg\r")
+    js.child.expect_exact(PROMPT)
+    js.type_and_wait("add 7h")
+    js.child.send("\x1b[D\x7fQ\r")
+    js.child.expect_exact(PROMPT)
+    js.child.send("show\r")
+    js.child.expect_exact("show")  # echoed
+    js.child.expect_exact("1  Q♥")
+    js.child.expect_exact(PROMPT)
+    js.child.send("quit\r")
+    js.child.expect_exact(SHELL_PROMPT)
+    assert js.modes() == before

@@ -105,3 +105,19 @@ def test_a_comment_inside_a_word_is_not_pointed_at(box):
     sh = narrow(box)
     rows = after_echo(sh, "add zz#note")
     assert rows == ["  add zz#note", "      ^^", "error: invalid card 'zz'"]
+
+
+def test_a_failed_source_is_pointed_after_the_files_own_diagnostic(box):
+    # FILE's own diagnostic first, then the line with `^` under
+    # `source FILE`: the user sees that `show` was skipped.
+    (box.cwd / "fail.hand").write_text("add\ndel 9\n", encoding="utf-8")
+    sh = narrow(box)
+    rows = sh.command("source fail.hand; show")
+    assert rows == [
+        "fail.hand:2:1: error: no card at position 9 (hand has 1 card)",
+        "  source fail.hand; show",
+        "  ^^^^^^^^^^^^^^^^",
+    ], rows
+    # Alone on its line it needs no pointer, as any failed command.
+    rows = sh.command("source fail.hand")
+    assert rows == ["fail.hand:2:1: error: no card at position 9 (hand has 2 cards)"]

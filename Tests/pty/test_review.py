@@ -6,7 +6,11 @@ control characters made safe. Fixtures: conftest.py.
 Seed 0 deals 8♠ J♣ … (the default seed of a test).
 """
 
+import signal
 import subprocess
+
+from conftest import clean
+from test_terminal import SHELL_PROMPT, JobShell
 
 QUESTION = "Accept this block [y,n,a,d,q,?]? "
 
@@ -137,3 +141,56 @@ def test_the_report_on_a_terminal_is_coloured_and_made_safe(box):
     # Into a pipe: the plain, exact diff, for patch.
     result = run_test(box, "t.hand")
     assert "-#> \x1b[2J\u202ehi\n".encode() in result.stdout
+
+
+def test_review_numbers_each_block_among_all_of_the_run(box):
+    write(box, "a.hand", "add\nadd\nadd\n")
+    write(box, "b.hand", "add\n#> x\n")
+    write(box, "c.hand", "add\nadd\n")
+    sh = box.spawn("--test", "--review", "a.hand", "b.hand", "c.hand")
+    sh.child.expect_exact("(1/6) " + QUESTION)
+    sh.child.send("?\r")
+    # `?` asks the same block again.
+    sh.child.expect_exact("(1/6) " + QUESTION)
+    sh.child.send("a\r")
+    # `a` answered blocks 2 and 3 of a.hand: K jumps.
+    sh.child.expect_exact("(4/6) " + QUESTION)
+    sh.child.send("n\r")
+    sh.child.expect_exact("(5/6) " + QUESTION)
+    sh.child.send("d\r")
+    assert sh.wait_exit() == 1
+    assert "0 passed, 1 updated, 3 kept\n" in sh.tail
+
+
+def test_ctrl_c_ends_the_review_writing_nothing_by_sigint(box):
+    write(box, "a.hand", "add\n#> x\n")
+    write(box, "b.hand", "add\n#> y\n")
+    sh = box.spawn("--test", "--review", "a.hand", "b.hand")
+    sh.child.expect_exact("(1/2) " + QUESTION)
+    sh.child.send("y\r")  # a.hand answered whole: still not written
+    sh.child.expect_exact("(2/2) " + QUESTION)
+    sh.child.send("yes")
+    sh.child.expect_exact("yes")  # read before the signal flushes the input
+    sh.child.sendintr()
+    sh.child.expect_exact("^C")
+    assert sh.wait_exit() == 128 + signal.SIGINT
+    assert (box.cwd / "a.hand").read_text(encoding="utf-8") == "add\n#> x\n"
+    assert (box.cwd / "b.hand").read_text(encoding="utf-8") == "add\n#> y\n"
+    assert "updated" not in sh.tail and "kept" not in sh.tail
+
+
+def test_ctrl_c_ends_the_review_with_status_130_in_a_shell(box):
+    write(box, "a.hand", "add\n#> x\n")
+    words = " ".join([str(box.binary), "--test", "--review", "a.hand"])
+    js = JobShell(box, "bash")
+    js.child.send(words + "\r")
+    js.child.expect_exact("(1/1) " + QUESTION)
+    js.child.send("ye")
+    js.child.expect_exact("ye")
+    js.child.sendintr()
+    js.child.expect_exact(SHELL_PROMPT)
+    # `^C` after the text, and the shell's own line break, as after a
+    # program in the shell's mode (git add -p): no blank line.
+    assert clean(js.child.before) == "^C\n", repr(js.child.before)
+    assert js.run("echo $?") == "130"
+    assert (box.cwd / "a.hand").read_text(encoding="utf-8") == "add\n#> x\n"

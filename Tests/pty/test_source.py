@@ -16,9 +16,12 @@ def test_source_at_the_prompt_runs_each_command_as_typed(box):
     assert sh.command("source setup.hand") == []
     assert sh.command("show") == ["1  3♣", "2  7♥"]
     # Diagnostics about FILE's lines keep FILE:LINE:COLUMN at the prompt too;
-    # the failure skips the rest of the line.
+    # the failure skips the rest of the line, and the `source` is pointed
+    # at after FILE's own diagnostic.
     assert sh.command("source bad.hand; add") == [
-        "bad.hand:2:1: error: no card at position 9 (hand has 3 cards)"
+        "bad.hand:2:1: error: no card at position 9 (hand has 3 cards)",
+        "  source bad.hand; add",
+        "  ^^^^^^^^^^^^^^^",
     ]
     assert sh.command("undo; show") == ["1  3♣", "2  7♥"]
     sh.child.sendeof()

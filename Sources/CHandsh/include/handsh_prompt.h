@@ -24,6 +24,17 @@ void handsh_prompt_begin(
     const char *_Nonnull prompt, int out_fd, handsh_completer _Nullable completer,
     void *_Nullable context);
 
+/// The prompt the next handsh_prompt_read shows, instead of the one given
+/// to handsh_prompt_begin.
+void handsh_prompt_change(const char *_Nonnull prompt);
+
+/// When `on`, Control-C at the prompt ends the reading as a signal that
+/// ends handsh does (handsh_read_signal, SIGINT), after `^C` and no line
+/// break (the shell writes one when a job dies by SIGINT), instead of
+/// dropping the line typed: for a question that Control-C abandons, as
+/// `--review`'s.
+void handsh_prompt_interrupt_ends(int on);
+
 /// Puts back the signal dispositions handsh_prompt_begin found, and forgets
 /// the completer and its context.
 void handsh_prompt_end(void);
@@ -34,8 +45,9 @@ typedef enum {
   /// Control-D on an empty line, or the end of the input: one line break
   /// has been written.
   handsh_read_end,
-  /// SIGQUIT, SIGTERM or SIGHUP: the terminal is restored and the cursor is
-  /// on a fresh line; handsh must now end by `signal`.
+  /// SIGQUIT, SIGTERM or SIGHUP (and SIGINT after
+  /// handsh_prompt_interrupt_ends): the terminal is restored and the cursor
+  /// is on a fresh line; handsh must now end by `signal`.
   handsh_read_signal,
 } handsh_read_kind;
 

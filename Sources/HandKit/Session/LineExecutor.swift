@@ -141,8 +141,12 @@ public struct LineExecutor: Sendable {
       failure = error
     }
     if let failure {
-      // A sourced file's failure was reported at its own line.
-      if failure == .sourceFailed { return .failed }
+      // A sourced file's failure was reported at its own line; at the
+      // prompt, the `source` is then pointed at like any failed command.
+      if failure == .sourceFailed {
+        if sources.isEmpty { sink.commandFailed(span: span) }
+        return .failed
+      }
       let column = parser.column(at: span.lowerBound)
       if let (file, line) = sources.last {
         sink.diagnose(

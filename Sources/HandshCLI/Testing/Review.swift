@@ -3,11 +3,18 @@ import HandKit
 
 /// `handsh --test --review PATH…` (handsh(1), GOLDEN TESTS): each differing
 /// block, in the report's order, shown on the terminal (stderr) with its
-/// file and input line, then `Accept this block [y,n,a,d,q,?]?` read with
-/// readline. Each file is written, as `--update` writes, with the accepted
-/// blocks only, as soon as its blocks are answered.
+/// file and input line, then `(K/T) Accept this block [y,n,a,d,q,?]? ` read
+/// with readline, K the block's number among the T differing blocks of the
+/// whole run. Once every block is answered, each file is written, as
+/// `--update` writes, with the accepted blocks only; Control-C (or a signal
+/// that ends handsh) before that writes no file at all.
 extension GoldenTestRun {
   static let reviewPrompt = "Accept this block [y,n,a,d,q,?]? "
+
+  /// The question about block `number` of `total`.
+  static func reviewQuestion(_ number: Int, of total: Int) -> String {
+    "(\(number)/\(total)) " + reviewPrompt
+  }
 
   static let reviewHelp = """
     y - accept this block
@@ -20,26 +27,34 @@ extension GoldenTestRun {
 
   /// What an answer asks for.
   private enum Answer {
-    case accept, keep, acceptRest, keepRest, quit, help
+    case accept, keep, acceptRest, keepRest, quit
   }
 
   func review(_ outcomes: inout [Outcome], _ output: inout Output) {
     handsh_use_utf8_locale()
     handsh_prompt_begin(Self.reviewPrompt, 2, nil, nil)
+    handsh_prompt_interrupt_ends(1)
     defer { handsh_prompt_end() }
     // The review is shown on the terminal it reads from (stderr).
     let color = options.color.colors(2)
+    let total = outcomes.reduce(0) { sum, outcome in
+      guard case .failed = outcome.report.status else { return sum }
+      return sum + (outcome.result?.differing.count ?? 0)
+    }
+    var number = 0
     var quitting = false
+    var answered: [(index: Int, accepted: Set<Int>)] = []
     for index in outcomes.indices {
-      guard case .failed = outcomes[index].report.status, let result = outcomes[index].result,
-        let snapshot = outcomes[index].snapshot
+      guard case .failed = outcomes[index].report.status, let result = outcomes[index].result
       else { continue }
       let item = outcomes[index].item
       let shown = outcomes[index].report.path
+      let name = TestFiles.patchedName(item.path)
       let blocks = result.differing
       var accepted = Set<Int>()
       var rest: Bool?
       for block in blocks {
+        number += 1
         if quitting { break }
         if let rest {
           if rest { accepted.insert(block) }
@@ -49,10 +64,11 @@ extension GoldenTestRun {
         let line = result.file.text[result.file.content(of: input)]
         output.flush()
         Platform.printError("\(shown):\(input.number): \(safeText(line))")
-        let diff = result.diff(path: item.path, to: result.updatedText(accepting: { $0 == block }))
+        let diff = result.diff(path: name, to: result.updatedText(accepting: { $0 == block }))
         var text = shownDiff(diff, color: color, escaped: true)
         if text.last == 0x0A { text.removeLast() }
         Platform.printError(String(decoding: text, as: UTF8.self))
+        handsh_prompt_change(Self.reviewQuestion(number, of: total))
         switch ask() {
         case .accept: accepted.insert(block)
         case .keep: break
@@ -60,24 +76,33 @@ extension GoldenTestRun {
           accepted.insert(block)
           rest = true
         case .keepRest: rest = false
-        case .quit, .help: quitting = true
+        case .quit: quitting = true
         }
       }
       outcomes[index].report.kept = blocks.count - accepted.count
-      guard !accepted.isEmpty else { continue }
+      answered.append((index, accepted))
+    }
+    // Every block answered: only now is any file written.
+    for (index, accepted) in answered where !accepted.isEmpty {
+      guard let result = outcomes[index].result, let snapshot = outcomes[index].snapshot else {
+        continue
+      }
+      let item = outcomes[index].item
       let new = result.updatedText(accepting: accepted.contains)
       if let problem = TestFiles.rewrite(item.path, from: snapshot, to: new) {
-        outcomes[index].report.status = .error([TestFiles.updateFailure(shown, problem)])
+        outcomes[index].report.status = .error(
+          [TestFiles.updateFailure(outcomes[index].report.path, problem)])
         outcomes[index].report.errorType = "not updated"
       } else {
-        outcomes[index].report.status = .updated(diff: result.diff(path: item.path, to: new))
+        outcomes[index].report.status = .updated(
+          diff: result.diff(path: TestFiles.patchedName(item.path), to: new))
       }
     }
   }
 
   /// Reads answers until one is a choice; `?` (and anything unknown)
-  /// prints the help. The end of input quits; a signal that ends handsh
-  /// ends it here, the files answered so far written.
+  /// prints the help and asks the same again. The end of input quits;
+  /// Control-C and a signal that ends handsh end it here, no file written.
   private func ask() -> Answer {
     while true {
       let read = handsh_prompt_read()

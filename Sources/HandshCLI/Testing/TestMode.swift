@@ -117,7 +117,7 @@ struct GoldenTestRun {
       Outcome(
         report: GoldenFileReport(
           path: shown, status: status, seconds: Platform.monotonicSeconds() - started,
-          errorType: type),
+          errorType: type, name: item.path),
         item: item)
     }
     if let problem = item.problem {
@@ -137,7 +137,7 @@ struct GoldenTestRun {
     guard !file.checksNothing else { return outcome(.skipped) }
     let result = file.run(effects: GoldenMemory(readFile: readSourced))
     guard !result.passed else { return outcome(.passed) }
-    let diff = result.diff(path: item.path)
+    let diff = result.diff(path: TestFiles.patchedName(item.path))
     guard !options.review else {
       var failed = outcome(.failed(diff: diff))
       failed.result = result
@@ -307,6 +307,40 @@ enum TestFiles {
       case .success(let now) = read(path)
     else { return false }
     return now.text == snapshot.text
+  }
+
+  /// The name a diff's headers give the file at `path`: the path itself, or
+  /// when it is a symbolic link the file `--update` writes, its target, as a
+  /// path from the current folder (GNU patch refuses to patch through a
+  /// link). A target whose real path cannot be found keeps the link's name.
+  static func patchedName(_ path: [UInt8]) -> [UInt8] {
+    var status = stat()
+    guard Platform.status(of: path, &status, follow: false), status.st_mode & S_IFMT == S_IFLNK,
+      let target = realPath(path), let here = realPath([0x2E])
+    else { return path }
+    let targetParts = target.split(separator: 0x2F)
+    let hereParts = here.split(separator: 0x2F)
+    var common = 0
+    while common < min(targetParts.count, hereParts.count),
+      targetParts[common] == hereParts[common]
+    {
+      common += 1
+    }
+    // Under the current folder a plain relative path; elsewhere one with
+    // `..` steps.
+    let ups = hereParts.count - common
+    let rest = targetParts[common...].map(Array.init)
+    guard !rest.isEmpty else { return path }
+    let steps = Array(repeating: [UInt8]("..".utf8), count: ups) + rest
+    return Array(steps.joined(separator: [0x2F]))
+  }
+
+  /// realpath(3) of a path given as bytes, or nil.
+  private static func realPath(_ path: [UInt8]) -> [UInt8]? {
+    let resolved: UnsafeMutablePointer<CChar>?? = Platform.withCPath(path) { realpath($0, nil) }
+    guard let resolved = resolved ?? nil else { return nil }
+    defer { free(resolved) }
+    return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
   }
 
   /// The message of a file that changed while the tests ran.
