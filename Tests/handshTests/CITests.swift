@@ -151,6 +151,16 @@ final class CITests: XCTestCase {
     XCTAssertEqual(Set(install.first ?? []), ["install", "perl", "libxml2-utils"])
   }
 
+  /// Bootstrap installs `jq` when it is missing: the manual's JSON examples
+  /// are run with it (ManPageConsumerTests), which fails in CI without it.
+  func testBootstrapInstallsJq() throws {
+    let missing = try runBootstrap(missing: ["jq"])
+    XCTAssertEqual(missing.status, 0, missing.err)
+    let install = missing.aptGet.filter { $0.first == "install" }
+    XCTAssertEqual(
+      install.first ?? [], ["install", "jq"], "apt-get was called as \(missing.aptGet)")
+  }
+
   /// A consumer a test needs (prove, xmllint) that is missing fails the
   /// test in CI and skips it elsewhere. (Caught the mutant that skipped
   /// under CI=true too, so that a CI without prove passed without ever
@@ -252,7 +262,7 @@ final class CITests: XCTestCase {
     FileManager.default.createFile(atPath: log.path, contents: nil)
     let present = [
       "pkg-config", "mandoc", "readelf", "strip", "dpkg-deb", "lintian", "zsh", "fish", "dash",
-      "strace", "python3", "sudo", "xmllint", "prove", "perl", "git",
+      "strace", "python3", "sudo", "xmllint", "prove", "perl", "git", "jq",
     ]
     for name in present + ["patch"] where !missing.contains(name) {
       try script("exit 0", at: bin.appendingPathComponent(name))

@@ -36,22 +36,21 @@ final class ConsumerTests: XCTestCase {
     try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
   }
 
-  /// A tool on the PATH (as scripts/bootstrap installs it), or a skip.
+  /// A tool on the PATH (as scripts/bootstrap installs it): missing, a skip,
+  /// and a failure in CI.
   private func tool(_ name: String) throws -> URL {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for folder in path.split(separator: ":") {
-      let url = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
-      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-    }
-    throw XCTSkip("\(name) is not installed (scripts/bootstrap installs it)")
+    return try requiredTool(name, in: path.split(separator: ":").map(String.init))
   }
 
-  /// Python with `modules` importable, or a skip.
+  /// Python with `modules` importable: otherwise a skip, and a failure in CI.
   private func python(_ modules: String) throws -> URL {
     let python = try tool("python3")
     let check = try TestProcess.run(python, ["-c", "import " + modules], in: folder)
     guard check.status == 0 else {
-      throw XCTSkip("python3 cannot import \(modules) (scripts/bootstrap installs it)")
+      let why = "python3 cannot import \(modules) (scripts/bootstrap installs it)"
+      if runningInCI() { throw MissingTool(description: why) }
+      throw XCTSkip(why)
     }
     return python
   }

@@ -21,11 +21,7 @@ final class ManPageConsumerTests: XCTestCase {
 
   private func tool(_ name: String) throws -> URL {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for folder in path.split(separator: ":") {
-      let url = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
-      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-    }
-    throw XCTSkip("\(name) is not installed (scripts/bootstrap installs it)")
+    return try requiredTool(name, in: path.split(separator: ":").map(String.init))
   }
 
   /// Runs `script` with /bin/sh in the test's folder, `handsh` on the PATH.
