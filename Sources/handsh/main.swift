@@ -5,6 +5,8 @@ import HandshCLI
 
 // A closed pipe ends handsh at once and quietly, whatever the parent set.
 signal(SIGPIPE, SIG_DFL)
+// The one signal policy, before anything is opened or any thread exists.
+Handsh.startSignalPolicy()
 // The arguments as the kernel gave them: bytes, not lossily decoded Strings.
 // (argc can be 0 where the kernel allows an execve with an empty argv.)
 let arguments = (1..<max(1, Int(CommandLine.argc))).map { index in

@@ -1,3 +1,4 @@
+import CHandsh
 import HandKit
 
 /// The version `--version` and the banner print.
@@ -48,6 +49,10 @@ package enum Mode: Equatable {
 /// The whole of handsh behind `main`: parses the arguments, runs the mode
 /// they ask for, and returns the exit status. Only `main` exits.
 package enum Handsh {
+  /// Notes the descriptors handsh inherited, and sets up the one signal
+  /// policy of the process (handsh(1), SIGNALS): first thing in `main`.
+  package static func startSignalPolicy() { handsh_signals_start() }
+
   package static func run(arguments: [[UInt8]]) -> Int32 {
     let options: Options
     do {
