@@ -281,10 +281,20 @@ struct HistoryFile {
         return failure(errno)
       }
       if count == 0 { break }
-      if let code = writeAll(Array(chunk[..<count]), fd, at: done) { return failure(code) }
+      // The cut only moves lines the file holds: a write that fails once
+      // (a passing I/O error) is tried again before the file is left cut
+      // in the middle of a line.
+      if let code = writeAll(Array(chunk[..<count]), fd, at: done),
+        writeAll(Array(chunk[..<count]), fd, at: done) != nil
+      {
+        return failure(code)
+      }
       done += count
     }
-    if ftruncate(fd, off_t(done)) != 0 { return failure(errno) }
+    if ftruncate(fd, off_t(done)) != 0 {
+      let code = errno
+      if ftruncate(fd, off_t(done)) != 0 { return failure(code) }
+    }
     return nil
   }
 

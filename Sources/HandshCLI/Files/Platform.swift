@@ -32,7 +32,17 @@ enum Platform {
   /// `fd` (a pipe another program set so) is waited on with `poll`, as a
   /// blocking one would be, never given up on with `EAGAIN`.
   static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-    var offset = 0
+    var delivered = 0
+    return write(fd, bytes, delivered: &delivered)
+  }
+
+  /// `write`, saying in `delivered` how many bytes went out, also when it
+  /// fails: a write cut short goes on from there, never again from the
+  /// start (handsh(1), THE PROMPT).
+  static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, delivered offset: inout Int)
+    -> Int32?
+  {
+    offset = 0
     while offset < bytes.count {
       guard let base = bytes.baseAddress else { return nil }
       let written = writeBytes(fd, base + offset, bytes.count - offset)
