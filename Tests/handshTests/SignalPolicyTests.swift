@@ -61,28 +61,32 @@ final class SignalPolicyTests: XCTestCase {
   /// The main thread waits in pthread_join while a worker writes: a
   /// SIGTERM from outside then waits for the worker's write, and handsh
   /// ends by it with no temporary file left and each file old or new,
-  /// whole. The slow `fsync` of one thread (strace delays it) holds the
-  /// window open; both threads get to be the slow one.
+  /// whole. A thread held in its `fsync` (strace delays its start), or
+  /// just after its `linkat` (with the temporary name given and the rename
+  /// to come), holds the window open; both threads get to be the slow one.
   func testSIGTERMDuringParallelUpdateLeavesNoTemporaryFile() throws {
     try requireStrace()
     let body = String(repeating: "add\n#> wrong\ndel 1\n", count: 300)
-    for when in [1, 2] {
-      let names = ["a.hand", "b.hand"]
-      for name in names { try make(name, "#!/usr/bin/env -S handsh --seed 1\n" + body) }
-      let result = try sh(
-        #"strace -f -o /dev/null -e trace=fsync -e inject=fsync:delay_enter=1500000:when="#
-          + "\(when)"
-          + #" "$H" --test --update -j 2 a.hand b.hand > /dev/null 2>&1 & pid=$!; "#
-          + #"sleep 1; kill -TERM $(pgrep -P $pid); wait $pid; echo "status $?""#)
-      XCTAssertTrue(result.out.contains("status"), result.out + result.err)
-      let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        .filter { $0.contains(".tmp-") }
-      XCTAssertEqual(left, [], "temporary files left (fsync \(when) delayed)")
-      for name in names {
-        let text = try contents(name)
-        XCTAssertTrue(
-          text.hasPrefix("#!/usr/bin/env -S handsh --seed 1\n") && text.hasSuffix("\n"),
-          "\(name) is not whole")
+    for delay in ["fsync:delay_enter", "linkat:delay_exit"] {
+      for when in [1, 2] {
+        let names = ["a.hand", "b.hand"]
+        for name in names { try make(name, "#!/usr/bin/env -S handsh --seed 1\n" + body) }
+        let call = delay.prefix { $0 != ":" }
+        let result = try sh(
+          "strace -f -o /dev/null -e trace=\(call) -e inject=\(delay)=1500000:when=\(when)"
+            + #" "$H" --test --update -j 2 a.hand b.hand > /dev/null 2>&1 & pid=$!; "#
+            + #"sleep 1; kill -TERM $(pgrep -P $pid); wait $pid; echo "status $?""#)
+        XCTAssertTrue(result.out.contains("status"), result.out + result.err)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+          .filter { $0.contains(".tmp-") }
+        XCTAssertEqual(left, [], "temporary files left (\(delay) \(when))")
+        for name in names {
+          let text = try contents(name)
+          XCTAssertTrue(
+            text.hasPrefix("#!/usr/bin/env -S handsh --seed 1\n") && text.hasSuffix("\n"),
+            "\(name) is not whole")
+        }
+        for name in left { try? FileManager.default.removeItem(at: url(name)) }
       }
     }
   }
