@@ -61,3 +61,16 @@ def test_a_history_append_cut_short_by_a_size_limit_is_taken_back(box):
     sh.child.send("quit\r")
     assert sh.wait_exit() == 0
     assert box.history.read_text() == old
+
+
+def test_a_byte_another_program_puts_in_the_signal_pipe_is_no_signal(box):
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    pipe = f"/proc/{sh.child.pid}/fd/4"
+    assert os.readlink(pipe).startswith("pipe:"), os.readlink(pipe)
+    # SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP as bytes: none is a signal.
+    with open(pipe, "wb", buffering=0) as stream:
+        stream.write(bytes([2, 3, 15, 1, 20]))
+    assert sh.command("add") == ["7♥"]
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
