@@ -74,3 +74,19 @@ def test_a_byte_another_program_puts_in_the_signal_pipe_is_no_signal(box):
     assert sh.command("add") == ["7♥"]
     sh.child.send("quit\r")
     assert sh.wait_exit() == 0
+
+
+def test_a_recording_through_another_users_link_in_a_sticky_folder_is_refused(box):
+    if os.geteuid() != 0:
+        import pytest
+
+        pytest.skip("not root: a link owned by another user needs root")
+    shared = box.cwd / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o1777)
+    os.symlink(box.cwd / "taken.hand", shared / "rec")
+    os.lchown(shared / "rec", 65534, 65534)
+    sh = box.spawn("--record", "shared/rec")
+    assert sh.wait_exit() == 2
+    assert "handsh: cannot write 'shared/rec': Permission denied" in sh.tail, sh.tail
+    assert not (box.cwd / "taken.hand").exists()

@@ -465,6 +465,13 @@ func checkWritable(_ path: [UInt8]) -> SystemError? {
     SystemError("cannot write", path: safeText(path), code: code)
   }
   guard !path.isEmpty else { return failure(ENOENT) }
+  // A link of another user's in a shared sticky folder is never followed.
+  var link = stat()
+  if Platform.status(of: path, &link, follow: false), link.st_mode & S_IFMT == S_IFLNK,
+    let refused = refusedLink(path, link)
+  {
+    return failure(refused)
+  }
   // One of handsh's own streams by name: whether that descriptor is open.
   let stream = ownStream(path) ?? linkTarget(path).flatMap { ownStream($0.text) }
   if let fd = stream { return fcntl(fd, F_GETFL) >= 0 ? nil : failure(errno) }
