@@ -20,10 +20,21 @@ import HandKit
 /// - a writable file in a folder the user may not write (or a sticky folder
 ///   that refuses the rename) is written in place;
 /// - anything else is written atomically: a temporary file in the same
-///   folder, flushed to disk, then renamed over FILE.
+///   folder, flushed to disk, then renamed over FILE; where the file system
+///   allows, an unnamed one (`O_TMPFILE`) that a new FILE gets as its name
+///   directly, and a replaced one gets its temporary name just before the
+///   rename (a rename refused with `EBUSY`, a bind mount: in place);
+/// - a descriptor handsh opened for itself (the prompt's signal pipe) by
+///   any name is `EBADF`; any other name of the file stdout or stderr holds
+///   (same device and inode) is written into that stream; a link of
+///   another user's in a shared sticky folder is `EACCES`; a NUL byte in
+///   the path is `EINVAL`.
 ///
+/// Every change to a file is a critical section of the one signal policy
+/// (handsh(1), SIGNALS): no signal ends handsh in the middle of it.
 /// Writing in place reserves the room first (`posix_fallocate`), so a full
-/// disk leaves the old content whole. A reader that goes away is `EPIPE`,
+/// disk leaves the old content whole, and puts the old content back when
+/// the new cannot be written whole. A reader that goes away is `EPIPE`,
 /// never death by SIGPIPE; a non-blocking descriptor is waited on. The path
 /// is bytes down to the C calls, so any name the file system accepts can be
 /// written, invalid UTF-8 included; messages show it made safe.
