@@ -154,3 +154,19 @@ int handsh_name_unnamed(int fd, const char *path) {
   if (errno != ENOENT) return -1;
   return linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH);
 }
+
+static int argument_count = 0;
+static char **arguments = NULL;
+
+// glibc calls the constructors of the executable with main's arguments.
+__attribute__((constructor)) static void keep_arguments(int argc, char **argv, char **envp) {
+  (void)envp;
+  argument_count = argc;
+  arguments = argv;
+}
+
+int handsh_argument_count(void) { return argument_count; }
+
+const char *handsh_argument(int index) {
+  return index >= 0 && index < argument_count && arguments != NULL ? arguments[index] : NULL;
+}

@@ -227,6 +227,22 @@ final class SignalPolicyTests: XCTestCase {
     XCTAssertEqual(try contents("old.hand"), "old\n")
   }
 
+  // MARK: - Arguments without /proc
+
+  /// The Swift runtime finds the arguments through /proc/self/maps; where
+  /// that cannot be read (no /proc in a chroot, an I/O error: strace
+  /// injects EIO), handsh still runs its `-c` text, never stdin instead,
+  /// which silently wrote nothing (the crash sweep found it).
+  func testArgumentsNeedNoProc() throws {
+    try requireStrace()
+    let result = try sh(
+      #"strace -f -o /dev/null -P /proc/self/maps -e trace=openat -e inject=openat:error=EIO "#
+        + #""$H" -s 1 -c 'add; save p.hand' < /dev/null"#)
+    XCTAssertEqual(result.status, 0, result.err)
+    XCTAssertEqual(result.out, "7♦\n")
+    XCTAssertNotNil(status("p.hand"))
+  }
+
   // MARK: - Helpers
 
   private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

@@ -59,4 +59,11 @@ int handsh_open_unnamed(const char *_Nonnull folder, unsigned mode);
 /// -1 with errno set (EEXIST: the name is taken).
 int handsh_name_unnamed(int fd, const char *_Nonnull path);
 
+/// The arguments as the kernel gave them to main, kept by a constructor:
+/// the Swift runtime finds them through /proc, and without it (no /proc,
+/// or an I/O error there) would give none, so that handsh would read
+/// stdin instead of running its `-c` text or SCRIPT.
+int handsh_argument_count(void);
+const char *_Nullable handsh_argument(int index);
+
 #endif
