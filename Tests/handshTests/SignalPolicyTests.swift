@@ -227,6 +227,24 @@ final class SignalPolicyTests: XCTestCase {
     XCTAssertEqual(try contents("old.hand"), "old\n")
   }
 
+  /// Where an unnamed file cannot be given a name (no /proc, and not the
+  /// privilege to name it by its descriptor: strace makes every linkat
+  /// fail), a save still works, through a named temporary file.
+  func testUnnamedFileThatCannotBeNamedFallsBack() throws {
+    try requireStrace()
+    try make("old.hand", "old\n")
+    let result = try sh(
+      #"strace -f -o /dev/null -e trace=linkat -e inject=linkat:error=ENOENT "#
+        + #""$H" -s 1 -q -c 'add; save new.hand; save old.hand'"#)
+    XCTAssertEqual(result.status, 0, result.err)
+    let script = try contents("new.hand")
+    XCTAssertTrue(script.hasPrefix("#!/usr/bin/env handsh\n"), script)
+    XCTAssertEqual(try contents("old.hand"), script)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
+      ["new.hand", "old.hand"])
+  }
+
   // MARK: - Arguments without /proc
 
   /// The Swift runtime finds the arguments through /proc/self/maps; where

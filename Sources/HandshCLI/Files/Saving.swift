@@ -355,7 +355,8 @@ private func create(_ path: [UInt8], with bytes: [UInt8]) -> Int32? {
     if failure == nil, let code = giveName(fd, path) {
       // The name was taken meanwhile, or the file cannot be named here.
       close(fd)
-      return code == ENOSPC || code == EIO || code == EDQUOT ? code : replace(path, with: bytes)
+      return code == ENOSPC || code == EIO || code == EDQUOT
+        ? code : replace(path, with: bytes, unnamedFirst: code == EEXIST)
     }
     if close(fd) != 0, failure == nil { failure = errno }
     return failure
@@ -385,13 +386,15 @@ private func split(_ path: [UInt8]) -> (folder: [UInt8], name: [UInt8]) {
 /// errno of a failure.
 private func replace(
   _ path: [UInt8], with bytes: [UInt8], like original: stat? = nil,
-  mayReplace: (() -> Bool)? = nil
+  mayReplace: (() -> Bool)? = nil, unnamedFirst: Bool = true
 ) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
   return Platform.critical {
     let (folder, name) = split(path)
     let unnamed =
-      Platform.withCPath(folder.isEmpty ? Array(".".utf8) : folder) {
+      !unnamedFirst
+      ? -1
+      : Platform.withCPath(folder.isEmpty ? Array(".".utf8) : folder) {
         handsh_open_unnamed($0, 0o600)
       } ?? -1
     var fd = unnamed
@@ -428,6 +431,13 @@ private func replace(
         break
       }
       if failure == nil, temporary.isEmpty { failure = EEXIST }
+      if let code = failure, code == ENOENT || code == EPERM || code == EOPNOTSUPP {
+        // The unnamed file cannot be named here (no /proc, and not the
+        // privilege to name it by descriptor): a named temporary file.
+        close(fd)
+        return replace(
+          path, with: bytes, like: original, mayReplace: mayReplace, unnamedFirst: false)
+      }
     }
     if close(fd) != 0, failure == nil { failure = errno }
     if failure == nil {
