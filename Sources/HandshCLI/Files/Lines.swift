@@ -264,6 +264,11 @@ func readFile(
   _ path: [UInt8], others: OtherFiles = .wait, whole: Bool = false
 ) -> Result<FileText, SystemError> {
   let shown = safeText(path)
+  // A NUL byte, a descriptor of handsh's own, a link in a shared sticky
+  // folder that its rules refuse (handsh(1), FILES): nothing is read.
+  if let refused = refusedSource(path) {
+    return .failure(SystemError("cannot read", path: shown, code: refused))
+  }
   let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (others == .wait ? 0 : O_NONBLOCK)
   let fd = Platform.withCPath(path) { open($0, flags) } ?? -1
   guard fd >= 0 else { return .failure(SystemError("cannot open", path: shown, code: errno)) }
@@ -273,6 +278,9 @@ func readFile(
     return .failure(SystemError("cannot read", path: shown, code: errno))
   }
   let kind = status.st_mode & S_IFMT
+  if kind != S_IFREG, ownDescriptorHolds(status) {
+    return .failure(SystemError("cannot read", path: shown, code: EBADF))
+  }
   if kind == S_IFDIR { return .failure(SystemError("cannot open", path: shown, code: EISDIR)) }
   if others == .refuse {
     guard kind == S_IFREG else { return .failure(.notRegular("cannot open", path: shown)) }
