@@ -103,6 +103,23 @@ final class ReaderMemoryTests: XCTestCase {
     }
   }
 
+  /// Memory grows with the text held, never a multiple of it: a 70 MB
+  /// script of comments, run or sourced, peaks under 1.25 times its size
+  /// plus 16 MiB (growing an array by copying it whole held two copies at
+  /// once: 143 MB).
+  func testMemoryNeverAMultipleOfTheText() throws {
+    let line = "# " + String(repeating: "x", count: 97) + "\n"
+    try write("big.hand", String(repeating: line, count: 700_000) + "add\n")
+    let size = 700_000 * 100
+    let bound = (size + size / 4) / 1024 + 16 * 1024
+    for arguments in [["big.hand"], ["-c", "source big.hand"]] {
+      let result = try measured(["--seed", "42"] + arguments)
+      XCTAssertEqual(result.status, 0, result.err)
+      XCTAssertEqual(result.out, "7♥\n")
+      assertPeak(result, under: bound, "peak RSS of \(arguments) over a 70 MB text")
+    }
+  }
+
   // MARK: - Golden tests over 64 MiB
 
   /// A test file over 64 MiB is an error, never read; the other files

@@ -28,6 +28,8 @@ public struct ErrorCounter: Sendable {
   /// Where the first line not yet looked at starts, and its number.
   private var start = 0
   private var number = 1
+  /// How far the search for the `\n` of the line at `start` has gone.
+  private var searched = 0
 
   public init() {}
 
@@ -41,9 +43,12 @@ public struct ErrorCounter: Sendable {
   /// (the check ends there).
   public mutating func count(_ text: UnsafeBufferPointer<UInt8>, final: Bool) -> Bool {
     while !isDone, start < text.count {
-      let newline = text[start...].firstIndex(of: 0x0A)
-      guard newline != nil || final else { return true }
-      let end = newline ?? text.count
+      // A line that earlier reads began is searched on from where they
+      // ended, so a long line costs its length once.
+      var end = max(start, searched)
+      while end < text.count, text[end] != 0x0A { end += 1 }
+      searched = end
+      guard end < text.count || final else { return true }
       if end - start > LineParser.maximumLineLength {
         errors += 1
         ended = true

@@ -340,6 +340,7 @@ func readFile(
       return .failure(.tooLarge("cannot read", path: shown))
     }
     let from = text.count
+    if text.count + count > text.capacity { grow(&text, toHold: text.count + count) }
     text.append(contentsOf: chunk[..<count])
     if whole { continue }
     text.withUnsafeBufferPointer { text in
@@ -353,6 +354,38 @@ func readFile(
     let ended = text.count - lineStart > lineLimit
     if !observe(text, ended) || ended { return .success(FileText(bytes: text, status: status)) }
   }
+}
+
+/// Gives `text` room for `needed` bytes, twice its room at least, without
+/// the peak of an ordinary growth, where the old and the new copy of the
+/// whole text are in memory at once: the text moves a mebibyte at a time,
+/// and the pages of the old copy that have moved are given back to the
+/// system at once (`MADV_DONTNEED`). So memory never holds much more than
+/// the text read: the room not yet written to costs nothing (handsh(1),
+/// LIMITS). `text` is the reader's own: nothing else holds it.
+func grow(_ text: inout [UInt8], toHold needed: Int) {
+  var bigger: [UInt8] = []
+  bigger.reserveCapacity(max(needed, text.capacity * 2))
+  let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
+  let piece = 1 << 20
+  text.withUnsafeBufferPointer { old in
+    guard let base = old.baseAddress else { return }
+    let address = Int(bitPattern: base)
+    var at = 0
+    while at < old.count {
+      let end = min(at + piece, old.count)
+      bigger.append(contentsOf: UnsafeBufferPointer(rebasing: old[at..<end]))
+      // Whole pages only, and never the first or the last of the buffer,
+      // where the allocator keeps its own words.
+      let first = (address + max(at, page) + page - 1) / page * page
+      let last = (address + min(end, old.count - page)) / page * page
+      if last > first, let start = UnsafeMutableRawPointer(bitPattern: first) {
+        _ = madvise(start, last - first, MADV_DONTNEED)
+      }
+      at = end
+    }
+  }
+  text = bigger
 }
 
 /// Where the end of a file worth reading starts, found by reading
