@@ -359,9 +359,20 @@ private func commandCount(_ line: UnsafeBufferPointer<UInt8>) -> Int {
 /// read without waiting for a writer, and one with no writer reads as
 /// empty, so a `source` never hangs the prompt on an open.
 func readSourced(_ file: String) -> Result<[UInt8], ReadFailure> {
+  let path = Array(file.utf8)
+  // A regular file ends where its size says: reading it whole costs what
+  // it holds, and the check after the reading stops at the error limit, so
+  // its errors are counted only once it grows past that size (a file that
+  // keeps growing). What has no size, a FIFO or a device, is counted as it
+  // comes, and endless noise stops at once.
+  var status = stat()
+  let regular =
+    Platform.status(of: path, &status, follow: true) && status.st_mode & S_IFMT == S_IFREG
+  let size = regular ? Int(status.st_size) : -1
   var errors = ErrorCounter()
-  return readFile(Array(file.utf8), others: .readWithoutWaiting) { text, final in
-    text.withUnsafeBufferPointer { errors.count($0, final: final) }
+  return readFile(path, others: .readWithoutWaiting) { text, final in
+    if text.count <= size { return true }
+    return text.withUnsafeBufferPointer { errors.count($0, final: final) }
   }
   .map(\.bytes).mapError { ReadFailure($0.reason) }
 }
