@@ -370,13 +370,14 @@ func readFile(
 /// and the pages of the old copy that have moved are given back to the
 /// system at once (`MADV_DONTNEED`). So memory never holds much more than
 /// the text read: the room not yet written to costs nothing (handsh(1),
-/// LIMITS). `text` is the reader's own: nothing else holds it.
+/// LIMITS). The pages are the reader's own: mutable access makes a text
+/// that something else still shared a copy of its own first.
 func grow(_ text: inout [UInt8], toHold needed: Int) {
   var bigger: [UInt8] = []
   bigger.reserveCapacity(max(needed, text.capacity * 2))
   let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
   let piece = 1 << 20
-  text.withUnsafeBufferPointer { old in
+  text.withUnsafeMutableBufferPointer { old in
     guard let base = old.baseAddress else { return }
     let address = Int(bitPattern: base)
     var at = 0
