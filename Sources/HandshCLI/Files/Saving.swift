@@ -46,8 +46,50 @@ import HandKit
 func writeFile(
   _ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)? = nil
 ) -> SystemError? {
+  writeFile(WriteSource(bytes), to: path, mayReplace: mayReplace)
+}
+
+/// `writeFile` of text made as it is written (`save`'s script).
+func writeFile(
+  _ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bool)? = nil
+) -> SystemError? {
   Platform.withoutSIGPIPE { write(bytes, to: path, mayReplace: mayReplace) }.map {
     SystemError("cannot write", path: safeText(path), code: $0)
+  }
+}
+
+/// What a writer writes: bytes held in memory, or made in chunks as they
+/// are written, so that a long saved script is never held whole (handsh(1),
+/// LIMITS). `chunks` hands its body each chunk in order and stops when the
+/// body answers false.
+struct WriteSource {
+  let chunks: ((UnsafeRawBufferPointer) -> Bool) -> Void
+
+  init(chunks: @escaping ((UnsafeRawBufferPointer) -> Bool) -> Void) { self.chunks = chunks }
+
+  init(_ bytes: [UInt8]) {
+    chunks = { body in _ = bytes.withUnsafeBytes(body) }
+  }
+
+  /// How many bytes there are, made once more and counted.
+  var count: Int {
+    var total = 0
+    chunks { chunk in
+      total += chunk.count
+      return true
+    }
+    return total
+  }
+
+
+  /// Writes every chunk into `fd`; the errno of a failure.
+  func write(into fd: Int32) -> Int32? {
+    var failure: Int32?
+    chunks { chunk in
+      failure = Platform.write(fd, chunk)
+      return failure == nil
+    }
+    return failure
   }
 }
 
@@ -82,7 +124,7 @@ private let maximumLinks = 40
 private let slash = UInt8(ascii: "/")
 
 /// `save`'s work; the errno of a failure.
-private func write(_ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)?) -> Int32? {
+private func write(_ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bool)?) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
   // A name the C calls would cut short names another file: never written.
   guard !path.contains(0) else { return EINVAL }
@@ -216,21 +258,21 @@ private func linkTarget(_ path: [UInt8]) -> (text: [UInt8], target: [UInt8])? {
 /// Writes into handsh's own open descriptor `fd`, at its current place, as
 /// gawk writes `/dev/stdout`: never reopened, truncated or replaced. The
 /// errno of a failure; `EBADF` when `fd` is not open (or not for writing).
-private func writeIntoStream(_ bytes: [UInt8], _ fd: Int32) -> Int32? {
+private func writeIntoStream(_ bytes: WriteSource, _ fd: Int32) -> Int32? {
   // Only stdin, stdout, stderr and what handsh inherited are streams a
   // user may name: a pipe or lock of handsh's own is not.
   guard handsh_inherited_fd(fd) != 0 else { return EBADF }
   guard fcntl(fd, F_GETFL) >= 0 else { return errno }
   var status = stat()
   guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-    return bytes.withUnsafeBytes { Platform.write(fd, $0) }
+    return bytes.write(into: fd)
   }
   // A file that `>` opened: the script lands whole or not at all.
   return Platform.critical {
     let size = status.st_size
     let offset = lseek(fd, 0, SEEK_CUR)
     let appending = fcntl(fd, F_GETFL) & O_APPEND != 0 || offset == size
-    let failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
+    let failure = bytes.write(into: fd)
     if failure != nil, appending {
       // Taken back: the stream ends where it did, never on half a script.
       _ = ftruncate(fd, size)
@@ -251,7 +293,7 @@ private let keptAsideLimit = 64 << 20
 /// handsh, and a write that fails midway puts the old content back: the
 /// file holds the old content or the new one, whole. The errno of a failure.
 private func writeInPlace(
-  _ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)? = nil
+  _ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bool)? = nil
 ) -> Int32? {
   if let mayReplace, !mayReplace() { return ECANCELED }
   var fd: Int32 = -1
@@ -271,7 +313,7 @@ private func writeInPlace(
     // A FIFO or a device: written straight into, as `>` would, unless it
     // is one of handsh's own descriptors under another name.
     failure =
-      ownDescriptorHolds(status) ? EBADF : bytes.withUnsafeBytes { Platform.write(fd, $0) }
+      ownDescriptorHolds(status) ? EBADF : bytes.write(into: fd)
   } else {
     failure = Platform.critical { rewrite(fd, with: bytes, status: status, path: path) }
   }
@@ -283,7 +325,7 @@ private func writeInPlace(
 /// `status`), inside a critical section: its old content kept aside first
 /// (when it can be read and is at most `keptAsideLimit`), put back if the
 /// new cannot be written whole. The errno of a failure.
-private func rewrite(_ fd: Int32, with bytes: [UInt8], status: stat, path: [UInt8]) -> Int32? {
+private func rewrite(_ fd: Int32, with bytes: WriteSource, status: stat, path: [UInt8]) -> Int32? {
   let oldSize = Int(status.st_size)
   var old: [UInt8]?
   if oldSize <= keptAsideLimit {
@@ -293,12 +335,13 @@ private func rewrite(_ fd: Int32, with bytes: [UInt8], status: stat, path: [UInt
   // The first change: the room reserved (the size may grow; a failure
   // cuts it back). A file system that cannot reserve is written as before.
   var failure: Int32?
-  if !bytes.isEmpty {
-    let reserved = posix_fallocate(fd, 0, off_t(bytes.count))
+  let count = bytes.count
+  if count > 0 {
+    let reserved = posix_fallocate(fd, 0, off_t(count))
     if reserved != 0, reserved != EOPNOTSUPP, reserved != EINVAL { failure = reserved }
   }
-  if failure == nil { failure = bytes.withUnsafeBytes { Platform.write(fd, $0) } }
-  if failure == nil, ftruncate(fd, off_t(bytes.count)) != 0 { failure = errno }
+  if failure == nil { failure = bytes.write(into: fd) }
+  if failure == nil, ftruncate(fd, off_t(count)) != 0 { failure = errno }
   if failure == nil, fsync(fd) != 0 { failure = errno }
   if failure != nil {
     // Taken back: the old content, and the old size.
@@ -342,7 +385,7 @@ private func readAside(_ path: [UInt8], like status: stat) -> [UInt8]? {
 /// (`O_TMPFILE`) that is given the name only once it is whole, so that even
 /// SIGKILL or a crash leaves no temporary file behind. Where the file system
 /// cannot, as `replace` does. The errno of a failure.
-private func create(_ path: [UInt8], with bytes: [UInt8]) -> Int32? {
+private func create(_ path: [UInt8], with bytes: WriteSource) -> Int32? {
   Platform.critical {
     let (folder, _) = split(path)
     let fd =
@@ -350,7 +393,7 @@ private func create(_ path: [UInt8], with bytes: [UInt8]) -> Int32? {
         handsh_open_unnamed($0, 0o666)
       } ?? -1
     guard fd >= 0 else { return replace(path, with: bytes) }
-    var failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
+    var failure = bytes.write(into: fd)
     if failure == nil, fsync(fd) != 0 { failure = errno }
     if failure == nil, let code = giveName(fd, path) {
       // The name was taken meanwhile, or the file cannot be named here.
@@ -385,7 +428,7 @@ private func split(_ path: [UInt8]) -> (folder: [UInt8], name: [UInt8]) {
 /// signal ends handsh until the temporary file is renamed or gone. The
 /// errno of a failure.
 private func replace(
-  _ path: [UInt8], with bytes: [UInt8], like original: stat? = nil,
+  _ path: [UInt8], with bytes: WriteSource, like original: stat? = nil,
   mayReplace: (() -> Bool)? = nil, unnamedFirst: Bool = true
 ) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
@@ -417,7 +460,7 @@ private func replace(
       if fchmod(fd, 0o666 & ~creationMask) != 0 { failure = errno }
     }
     if failure == nil {
-      failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
+      failure = bytes.write(into: fd)
     }
     if failure == nil, fsync(fd) != 0 { failure = errno }
     if failure == nil, let mayReplace, !mayReplace() { failure = ECANCELED }
