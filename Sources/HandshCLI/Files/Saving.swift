@@ -81,7 +81,6 @@ struct WriteSource {
     return total
   }
 
-
   /// Writes every chunk into `fd`; the errno of a failure.
   func write(into fd: Int32) -> Int32? {
     var failure: Int32?
