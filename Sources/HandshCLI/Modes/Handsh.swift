@@ -16,6 +16,8 @@ package enum Mode: Equatable {
   case prompt
   /// `--test PATH…`: golden tests (handsh(1), GOLDEN TESTS).
   case test
+  /// `--lsp`: the language server (handsh(1), EDITORS).
+  case lsp
 
   package enum TextSource: Equatable {
     case command([UInt8])
@@ -30,6 +32,8 @@ package enum Mode: Equatable {
       self = .help
     } else if options.version {
       self = .version
+    } else if options.lsp {
+      self = .lsp
     } else if options.test {
       self = .test
     } else if let command = options.command {
@@ -114,6 +118,8 @@ package enum Handsh {
       return runPrompt(&runner)
     case .test:
       return GoldenTestRun(options: runner.options).run(&runner.output)
+    case .lsp:
+      return ServerLoop.run(ascii: runner.options.ascii)
     case .stdin:
       var stdin = StreamLines(fd: 0)
       _ = runner.runStream(&stdin, name: "<stdin>")
