@@ -104,7 +104,9 @@ public struct HandDocument: Sendable {
     for (index, problem) in problems {
       let content = file.content(of: file.inputs[index])
       var range = content
-      if let column = problem.column {
+      if let span = problem.span, span.upperBound <= content.count {
+        range = (content.lowerBound + span.lowerBound)..<(content.lowerBound + span.upperBound)
+      } else if let column = problem.column {
         let start = offset(ofColumn: column, in: content, file.text)
         range = start..<wordEnd(from: start, in: content, file.text)
       }

@@ -67,6 +67,10 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
   var checking = false
   /// The problems of the line running, with their columns, for an editor.
   var problems: [LineProblem] = []
+  /// The words of the command whose failure is about to be reported.
+  var failedSpan: Range<Int>?
+
+  mutating func commandFailed(span: Range<Int>) { failedSpan = span }
 
   /// Moves what stdout holds into `lines`, one entry per line.
   mutating func takeOutput() {
@@ -83,7 +87,9 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
   mutating func diagnose(_ message: String, column: Int) {
     takeOutput()
     problems.append(
-      LineProblem(kind: checking ? .syntax : .failure, column: column, message: message))
+      LineProblem(
+        kind: checking ? .syntax : .failure, column: column, message: message, span: failedSpan))
+    failedSpan = nil
     // A message never holds a line break; split one anyway, so that every
     // captured line stays one line of the file.
     for piece in Array(("error: " + message).utf8).split(
@@ -96,7 +102,8 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
   mutating func diagnose(_ message: String, at location: SourceLocation) {
     takeOutput()
     problems.append(
-      LineProblem(kind: .failure, column: nil, message: diagnostic(message, at: location)))
+      LineProblem(
+        kind: .failure, column: nil, message: diagnostic(message, at: location), span: nil))
     lines.append(OutputLine(.stderr, Array(diagnostic(message, at: location).utf8)))
   }
 
@@ -246,4 +253,6 @@ public struct LineProblem: Sendable, Equatable {
   /// for a problem at a line of a sourced file (the message names it).
   public let column: Int?
   public let message: String
+  /// For a failed command, the byte range of its words in the line.
+  public let span: Range<Int>?
 }

@@ -122,7 +122,9 @@ struct LanguageServer {
       return []
     }
     if cancelled.contains(id) { return [error(id, .requestCancelled, "cancelled")] }
-    return [request(id, method, params)]
+    // What the client changed before it asked to shut down is still shown.
+    let pending = method == "shutdown" && initialized && !shutDown ? publish() : []
+    return pending + [request(id, method, params)]
   }
 
   private func error(_ id: JSON?, _ code: ErrorCode, _ message: String) -> JSON {
