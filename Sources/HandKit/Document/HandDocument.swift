@@ -48,7 +48,7 @@ public struct HandDocument: Sendable {
     let table = LineTable(text)
     var after: [State] = []
     after.reserveCapacity(file.inputs.count)
-    var history = History(seed: file.settings.seed, limit: 1)
+    var history = Session(seed: file.settings.seed, limit: file.settings.limit).history
     var problems: [(input: Int, problem: LineProblem)] = []
     let result = file.run(effects: GoldenMemory(readFile: read)) { index, session, found in
       after.append(State(cursor: session.history.cursor, count: session.history.count))

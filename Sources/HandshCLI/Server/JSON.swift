@@ -304,7 +304,14 @@ struct JSONReader {
           throw fail("invalid escape")
         }
       default:
+        // The plain run up to the next quote, escape or control byte at once.
+        var end = offset
+        while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5C, bytes[end] >= 0x20 {
+          end += 1
+        }
         out.append(byte)
+        out += bytes[offset..<end]
+        offset = end
       }
     }
   }

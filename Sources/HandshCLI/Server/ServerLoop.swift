@@ -31,7 +31,11 @@ enum ServerLoop {
           got = true
         } else if count == 0 {
           ended = true
-        } else if errno != EINTR && errno != EAGAIN {
+        } else if errno == EAGAIN || errno == EWOULDBLOCK {
+          // A non-blocking stdin is waited on, as a blocking one is.
+          var poller = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+          _ = poll(&poller, 1, -1)
+        } else if errno != EINTR {
           Platform.printError(
             "handsh: cannot read the client's messages: \(Platform.describe(errno))")
           ended = true
