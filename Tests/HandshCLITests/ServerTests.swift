@@ -73,8 +73,18 @@ import Testing
       send(#"{"jsonrpc":"2.0","id":3,"method":"nope"}"#).first?["error"]?["code"] == .int(-32601))
     #expect(send("{").first?["error"]?["code"] == .int(-32700))
     #expect(send("[]").first?["error"]?["code"] == .int(-32600))
+    // Positions beyond the protocol's range are invalid params, not a trap.
+    _ = send(
+      #"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"u","text":"add\n"}}}"#
+    )
+    let huge = #"{"line":9223372036854775807,"character":0}"#
+    #expect(
+      send(
+        #"{"jsonrpc":"2.0","id":5,"method":"textDocument/inlayHint","params":{"textDocument":{"uri":"u"},"range":{"start":"#
+          + huge + #","end":"# + huge + "}}}"
+      ).first?["error"]?["code"] == .int(-32602))
     #expect(server.exitStatus == nil)
-    #expect(send(#"{"jsonrpc":"2.0","id":4,"method":"shutdown"}"#).first?["result"] == .null)
+    #expect(send(#"{"jsonrpc":"2.0","id":4,"method":"shutdown"}"#).last?["result"] == .null)
     #expect(send(#"{"jsonrpc":"2.0","method":"exit"}"#).isEmpty)
     #expect(server.exitStatus == 0)
   }

@@ -126,6 +126,15 @@ final class CITests: XCTestCase {
     XCTAssertEqual(present.aptGet.filter { $0.first == "install" }, [], present.err)
   }
 
+  /// Bootstrap installs Debian's neovim, which the language server's editor
+  /// test runs headless, when `nvim` is missing.
+  func testBootstrapInstallsNeovim() throws {
+    let missing = try runBootstrap(missing: ["nvim"])
+    XCTAssertEqual(missing.status, 0, missing.err)
+    let install = missing.aptGet.filter { $0.first == "install" }
+    XCTAssertTrue(Set(install.first ?? []).contains("neovim"), "neovim not installed: \(install)")
+  }
+
   // MARK: - Helpers
 
   struct SwiftCall: Equatable {
@@ -190,8 +199,8 @@ final class CITests: XCTestCase {
   }
 
   /// Runs the repository's scripts/bootstrap as root, with a PATH of stubs
-  /// only: every tool it looks for is there except `patch` when MISSING
-  /// holds it, dpkg reports every package installed except those in
+  /// only: every tool it looks for is there except `patch` and `nvim` when
+  /// MISSING holds them, dpkg reports every package installed except those in
   /// MISSING, every Python module imports, and apt-get logs its arguments.
   private func runBootstrap(missing: Set<String>) throws -> BootstrapRun {
     let bin = folder.appendingPathComponent("stubs-\(UUID().uuidString)")
@@ -203,7 +212,9 @@ final class CITests: XCTestCase {
       "strace", "python3", "sudo", "xmllint", "prove", "perl",
     ]
     for name in present { try script("exit 0", at: bin.appendingPathComponent(name)) }
-    if !missing.contains("patch") { try script("exit 0", at: bin.appendingPathComponent("patch")) }
+    for tool in ["patch", "nvim"] where !missing.contains(tool) {
+      try script("exit 0", at: bin.appendingPathComponent(tool))
+    }
     try script("echo 'VIM - Vi IMproved +syntax'", at: bin.appendingPathComponent("vim"))
     try script("echo 0", at: bin.appendingPathComponent("id"))
     let absent = missing.sorted().joined(separator: " ")

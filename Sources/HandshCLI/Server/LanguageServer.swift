@@ -290,8 +290,10 @@ struct LanguageServer {
   }
 
   private func position(_ value: JSON?) -> DocumentPosition? {
+    // The protocol's uinteger: 0 to 2^31 - 1.
+    let range = 0...Int(Int32.max)
     guard let line = value?["line"]?.int, let character = value?["character"]?.int,
-      line >= 0, character >= 0
+      range.contains(line), range.contains(character)
     else { return nil }
     return DocumentPosition(line: line, character: character)
   }
@@ -308,8 +310,14 @@ struct LanguageServer {
     guard let uri = params["textDocument"]?["uri"]?.string, let document = analysis(uri) else {
       return nil
     }
-    let first = position(params["range"]?["start"])?.line ?? 0
-    let last = position(params["range"]?["end"])?.line ?? Int.max - 1
+    var first = 0
+    var last = Int(Int32.max)
+    if let range = params["range"] {
+      guard let start = position(range["start"]), let end = position(range["end"]) else {
+        return nil
+      }
+      (first, last) = (start.line, end.line)
+    }
     guard first <= last else { return .array([]) }
     let hints = document.hints(lines: first..<(last + 1))
     return .array(
