@@ -203,3 +203,47 @@ def test_lsp_takes_only_ascii():
         assert result.stdout == ""
         assert "Try 'handsh --help'" in result.stderr
     assert run(INITIALIZE + SHUTDOWN_EXIT, "--ascii")[0] == 0
+
+
+def test_bad_input_one_message_at_a_time_never_ends_the_server():
+    """Each bad message alone, its answer awaited before the next: the
+    server is still there for every one (a single batch could hide a
+    server that ends on bad input and a later `exit` that sets the status)."""
+    process = subprocess.Popen(
+        [HANDSH, "--lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=ENV
+    )
+    reader = process.stdout.fileno()
+    pending = b""
+
+    def next_message():
+        nonlocal pending
+        while True:
+            header, separator, rest = pending.partition(b"\r\n\r\n")
+            if separator:
+                length = int(header.split(b":")[1])
+                if len(rest) >= length:
+                    pending = rest[length:]
+                    return json.loads(rest[:length])
+            chunk = os.read(reader, 65536)
+            assert chunk, "the server ended"
+            pending += chunk
+
+    bad = [
+        (b"Content-Length: x\r\n\r\n", -32700),
+        (frame(b"{not json"), -32700),
+        (frame(b"[1]"), -32600),
+        (request(3, "no/such/method"), -32601),
+        (frame(b"[" * 5000), -32700),
+    ]
+    process.stdin.write(INITIALIZE)
+    process.stdin.flush()
+    assert "result" in next_message()
+    for data, code in bad:
+        process.stdin.write(data)
+        process.stdin.flush()
+        assert next_message()["error"]["code"] == code, data[:40]
+        assert process.poll() is None
+    process.stdin.write(SHUTDOWN_EXIT)
+    process.stdin.close()
+    assert next_message()["id"] == 99
+    assert process.wait(timeout=20) == 0
