@@ -96,5 +96,6 @@ import Testing
     #expect(LanguageServer.fileURI("/tmp/a b/#x.hand") == "file:///tmp/a%20b/%23x.hand")
     #expect(LanguageServer.resolve("y.hand", in: "/tmp") == "/tmp/y.hand")
     #expect(LanguageServer.resolve("/etc/y", in: "/tmp") == "/etc/y")
+    #expect(LanguageServer.resolve("", in: "/tmp") == "")
   }
 }

@@ -300,3 +300,31 @@ async def test_source_reads_next_to_the_document_and_save_stays_in_memory(
     params = await opened(client, path, text)
     assert list(params.diagnostics) == []
     assert not (tmp_path / "kept.hand").exists()
+
+
+@pytest.mark.asyncio
+async def test_every_golden_test_of_the_project_passes_in_the_editor_too(client: LanguageClient):
+    """The server runs a document as `handsh --test` does: the project's
+    own golden tests all pass (no diagnostics), and a failing fixture has
+    one error per block that `--test` reports as differing."""
+    from conftest import REPO
+
+    goldens = sorted((REPO / "Tests" / "Golden").glob("*.hand"))
+    assert len(goldens) > 20
+    for path in goldens:
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # an editor cannot hold invalid UTF-8 as it is
+        params = await opened(client, path, text)
+        assert list(params.diagnostics) == [], (path.name, params.diagnostics)
+    failing = REPO / "Tests" / "GoldenFixtures" / "cases" / "failing.hand"
+    run = subprocess.run(
+        [HANDSH, "--test", failing.name], cwd=failing.parent, capture_output=True, text=True
+    )
+    reported = sorted(
+        int(line.split(":")[1]) - 1 for line in run.stderr.splitlines() if line.endswith("output differs")
+    )
+    assert reported
+    params = await opened(client, failing, failing.read_text())
+    assert sorted(d.range.start.line for d in params.diagnostics) == reported

@@ -467,7 +467,8 @@ struct LanguageServer {
 
   /// `file` as `source` in a document of `folder` reads it.
   static func resolve(_ file: String, in folder: String) -> String {
-    if file.hasPrefix("/") { return file }
+    // An empty name names no file, here as anywhere.
+    if file.isEmpty || file.hasPrefix("/") { return file }
     return folder.hasSuffix("/") ? folder + file : folder + "/" + file
   }
 }
