@@ -89,6 +89,42 @@ import Testing
     #expect(server.exitStatus == 0)
   }
 
+  /// A run for diagnostics stops when newer input is waiting, sends
+  /// nothing, and runs again once that input is read.
+  @Test func diagnosticsWorkIsAbandonedWhenNewerInputWaits() {
+    var server = LanguageServer(
+      ascii: false, readFile: { _ in .failure(ReadFailure("No such file or directory")) },
+      listFolder: { _ in [] })
+    _ = server.handle(.body(Array(#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#.utf8)))
+    let text = String(repeating: "add\n", count: 2000)
+    let open = JSON.object([
+      ("jsonrpc", .string("2.0")), ("method", .string("textDocument/didOpen")),
+      (
+        "params",
+        .object([
+          (
+            "textDocument",
+            .object([("uri", .string("u")), ("version", .int(1)), ("text", .string(text))])
+          )
+        ])
+      ),
+    ])
+    _ = server.handle(open)
+    server.interrupted = { true }
+    #expect(server.publish().isEmpty)
+    // A request is answered whole, interrupted or not.
+    let hint = server.handle(
+      .body(
+        Array(
+          #"{"jsonrpc":"2.0","id":2,"method":"textDocument/inlayHint","params":{"textDocument":{"uri":"u"}}}"#
+            .utf8)))
+    #expect(hint.first?["result"]?.array?.count == 5)
+    server.interrupted = { false }
+    let sent = server.publish()
+    #expect(sent.count == 1)
+    #expect(sent.first?["params"]?["version"] == .int(1))
+  }
+
   @Test func fileURIsAndFolders() {
     #expect(LanguageServer.filePath("file:///tmp/a%20b/x.hand") == "/tmp/a b/x.hand")
     #expect(LanguageServer.folder(of: "file:///tmp/a%20b/x.hand") == "/tmp/a b")

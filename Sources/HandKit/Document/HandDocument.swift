@@ -38,11 +38,19 @@ public struct HandDocument: Sendable {
 
   /// Runs `text` with `defaults` and the shebang's options on top; `read`
   /// reads a file that `source` names and this document has not saved.
+  /// False when `stop` ended the run early: then nothing of it is to be
+  /// shown.
+  public let complete: Bool
+
+  /// How many input lines run between two questions to `stop`.
+  static let stopInterval = 256
+
   public init(
     text: [UInt8], defaults: GoldenSettings = GoldenSettings(),
     read: @escaping @Sendable (String) -> Result<[UInt8], ReadFailure> = { _ in
       .failure(ReadFailure("No such file or directory"))
-    }
+    },
+    stop: () -> Bool = { false }
   ) {
     let file = GoldenFile(text: text, defaults: defaults)
     let table = LineTable(text)
@@ -50,11 +58,21 @@ public struct HandDocument: Sendable {
     after.reserveCapacity(file.inputs.count)
     var history = Session(seed: file.settings.seed, limit: file.settings.limit).history
     var problems: [(input: Int, problem: LineProblem)] = []
+    var complete = true
     let result = file.run(effects: GoldenMemory(readFile: read)) { index, session, found in
       after.append(State(cursor: session.history.cursor, count: session.history.count))
       for problem in found { problems.append((index, problem)) }
       if index == file.inputs.count - 1 { history = session.history }
+      if index % HandDocument.stopInterval == HandDocument.stopInterval - 1, stop() {
+        complete = false
+        history = session.history
+        return false
+      }
+      return true
     }
+    // States for the lines not run: as the last one left it.
+    while after.count < file.inputs.count { after.append(after.last ?? State(cursor: 0, count: 1)) }
+    self.complete = complete
     self.file = file
     self.result = result
     self.table = table

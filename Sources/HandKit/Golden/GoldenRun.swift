@@ -194,14 +194,16 @@ extension GoldenFile {
   /// first failed command skipping the rest of the line, `quit` ending the
   /// file. Diagnostics take the prompt's form, `error: MESSAGE`.
   public func run<Effects: GoldenEffects>(effects: Effects) -> GoldenResult {
-    run(effects: effects) { _, _, _ in }
+    run(effects: effects) { _, _, _ in true }
   }
 
   /// The same run, handing `observe` after each input line (by its index
   /// into `inputs`) the session as the line left it and the line's
-  /// problems: what an editor shows beside each line.
+  /// problems: what an editor shows beside each line. When `observe`
+  /// returns false the run stops there (an editor's newer text replaced
+  /// this one), and the lines not run have empty blocks.
   public func run<Effects: GoldenEffects>(
-    effects: Effects, observe: (Int, Session, [LineProblem]) -> Void
+    effects: Effects, observe: (Int, Session, [LineProblem]) -> Bool
   ) -> GoldenResult {
     var executor = LineExecutor(
       session: Session(seed: settings.seed, limit: settings.limit),
@@ -215,7 +217,7 @@ extension GoldenFile {
       for (index, input) in inputs.enumerated() {
         guard !ended else {
           actual.append([])
-          observe(index, executor.session, [])
+          if !observe(index, executor.session, []) { break }
           continue
         }
         let line = UnsafeBufferPointer(rebasing: buffer[content(of: input)])
@@ -230,10 +232,12 @@ extension GoldenFile {
         sink.takeOutput()
         actual.append(sink.lines)
         sink.lines.removeAll(keepingCapacity: true)
-        observe(index, executor.session, sink.problems)
+        let goOn = observe(index, executor.session, sink.problems)
         sink.problems.removeAll(keepingCapacity: true)
+        if !goOn { break }
       }
     }
+    while actual.count < inputs.count { actual.append([]) }
     return GoldenResult(file: self, actual: actual)
   }
 }

@@ -23,6 +23,10 @@ struct LanguageServer {
   /// The names in a folder, by its path.
   let listFolder: (String) -> [String]
 
+  /// Whether newer input is waiting: a run for diagnostics asks it now and
+  /// then, and stops when it is, since that input may replace its text.
+  var interrupted: () -> Bool = { false }
+
   private(set) var encoding = PositionEncoding.utf16
   private(set) var initialized = false
   private(set) var shutDown = false
@@ -219,7 +223,8 @@ struct LanguageServer {
     }
     closed.removeAll()
     for uri in documents.keys.sorted() where documents[uri]?.unpublished == true {
-      guard let document = analysis(uri) else { continue }
+      // Abandoned when newer input came: sent after that input is read.
+      guard let document = analysis(uri, interruptible: true) else { continue }
       let table = document.table
       let diagnostics: [JSON] = document.diagnostics.map { diagnostic in
         .object([
@@ -245,15 +250,18 @@ struct LanguageServer {
     ])
   }
 
-  /// The run of document `uri`, made once per change.
-  private mutating func analysis(_ uri: String) -> HandDocument? {
+  /// The run of document `uri`, made once per change; nil when
+  /// `interruptible` and `interrupted` stopped it.
+  private mutating func analysis(_ uri: String, interruptible: Bool = false) -> HandDocument? {
     guard let document = documents[uri] else { return nil }
     if let analysis = document.analysis { return analysis }
     let folder = LanguageServer.folder(of: uri)
     let read = readFile
     let analysis = HandDocument(
       text: document.text, defaults: GoldenSettings(ascii: ascii),
-      read: { file in read(LanguageServer.resolve(file, in: folder)) })
+      read: { file in read(LanguageServer.resolve(file, in: folder)) },
+      stop: interruptible ? interrupted : { false })
+    guard analysis.complete else { return nil }
     documents[uri]?.analysis = analysis
     return analysis
   }

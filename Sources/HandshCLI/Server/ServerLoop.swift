@@ -18,6 +18,7 @@ enum ServerLoop {
     signal(SIGPIPE, SIG_IGN)
     var server = LanguageServer(
       ascii: ascii, readFile: readSourced, listFolder: { folderNames($0) })
+    server.interrupted = { waiting(0) }
     var reader = FrameReader()
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     var ended = false
