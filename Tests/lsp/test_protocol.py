@@ -247,3 +247,22 @@ def test_bad_input_one_message_at_a_time_never_ends_the_server():
     process.stdin.close()
     assert next_message()["id"] == 99
     assert process.wait(timeout=20) == 0
+
+
+def test_a_long_document_is_still_shown_when_shutdown_and_the_end_of_input_follow():
+    """Changes before `shutdown` are shown before its answer, however long
+    the document (a run stops for newer input, never for the end of it)."""
+    uri = "file:///nonexistent/long.hand"
+    text = "del 9\n" * 3000
+    data = INITIALIZE + notification(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "hand", "version": 7, "text": text}},
+    )
+    status, found, _ = run(data + SHUTDOWN_EXIT)
+    assert status == 0
+    published = [m["params"] for m in found if m.get("method") == "textDocument/publishDiagnostics"]
+    assert [p["version"] for p in published] == [7]
+    assert len(published[0]["diagnostics"]) == 3000
+    # The diagnostics come before the answer to shutdown.
+    kinds = [m.get("method") or m.get("id") for m in found]
+    assert kinds.index("textDocument/publishDiagnostics") < kinds.index(99)

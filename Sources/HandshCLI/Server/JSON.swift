@@ -58,9 +58,9 @@ enum JSON: Equatable {
   /// them back exactly.
   func write(to out: inout [UInt8]) {
     switch self {
-    case .null: out += Array("null".utf8)
-    case .bool(let value): out += Array((value ? "true" : "false").utf8)
-    case .number(let text): out += Array(text.utf8)
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+    case .number(let text): out.append(contentsOf: text.utf8)
     case .string(let text): JSON.writeString(text, to: &out)
     case .array(let items):
       out.append(UInt8(ascii: "["))
@@ -88,8 +88,14 @@ enum JSON: Equatable {
   }
 
   static func writeString(_ text: String, to out: inout [UInt8]) {
-    let hex = Array("0123456789abcdef".utf8)
     out.append(UInt8(ascii: "\""))
+    // Most strings need no escape: copied whole.
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+      out.append(contentsOf: text.utf8)
+      out.append(UInt8(ascii: "\""))
+      return
+    }
+    let hex = Array("0123456789abcdef".utf8)
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]

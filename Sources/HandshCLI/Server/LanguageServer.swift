@@ -127,7 +127,8 @@ struct LanguageServer {
     }
     if cancelled.contains(id) { return [error(id, .requestCancelled, "cancelled")] }
     // What the client changed before it asked to shut down is still shown.
-    let pending = method == "shutdown" && initialized && !shutDown ? publish() : []
+    let pending =
+      method == "shutdown" && initialized && !shutDown ? publish(interruptible: false) : []
     return pending + [request(id, method, params)]
   }
 
@@ -216,7 +217,7 @@ struct LanguageServer {
   /// The diagnostics of every document changed since they were last sent,
   /// each with its version: the latest text only, so work for a change that
   /// a newer one replaced is never done.
-  mutating func publish() -> [JSON] {
+  mutating func publish(interruptible: Bool = true) -> [JSON] {
     var out: [JSON] = []
     for uri in closed where documents[uri] == nil {
       out.append(diagnosticsMessage(uri, version: nil, []))
@@ -224,7 +225,7 @@ struct LanguageServer {
     closed.removeAll()
     for uri in documents.keys.sorted() where documents[uri]?.unpublished == true {
       // Abandoned when newer input came: sent after that input is read.
-      guard let document = analysis(uri, interruptible: true) else { continue }
+      guard let document = analysis(uri, interruptible: interruptible) else { continue }
       let table = document.table
       let diagnostics: [JSON] = document.diagnostics.map { diagnostic in
         .object([

@@ -18,7 +18,7 @@ enum ServerLoop {
     signal(SIGPIPE, SIG_IGN)
     var server = LanguageServer(
       ascii: ascii, readFile: readSourced, listFolder: { folderNames($0) })
-    server.interrupted = { waiting(0) }
+    server.interrupted = { bytesWaiting(0) }
     var reader = FrameReader()
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     var ended = false
@@ -56,6 +56,15 @@ enum ServerLoop {
   private static func waiting(_ fd: Int32) -> Bool {
     var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     return poll(&poller, 1, 0) > 0 && poller.revents & Int16(POLLIN | POLLHUP) != 0
+  }
+
+  /// Whether bytes are waiting to be read on `fd` (not merely its end,
+  /// which `poll` reports as readable too).
+  private static func bytesWaiting(_ fd: Int32) -> Bool {
+    var count: Int32 = 0
+    if ioctl(fd, UInt(FIONREAD), &count) == 0 { return count > 0 }
+    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&poller, 1, 0) > 0 && poller.revents & Int16(POLLIN) != 0
   }
 
   /// Writes messages to stdout, each with its `Content-Length` header.
