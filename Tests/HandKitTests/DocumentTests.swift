@@ -81,17 +81,19 @@ import Testing
   @Test func hintsAfterLinesThatChangeTheHandOnly() {
     let text = seed42 + "add\nshow\n\nadd; mv 1 2\nexpect 7♥ 3♣\n"
     let doc = document(text)
-    let hints = doc.hints(lines: 0..<10)
+    let hints = doc.hints(in: 0...999)
     #expect(hints.map(\.label) == ["⇒ 7♥", "⇒ 7♥ 3♣"])
     #expect(
       hints.map(\.offset) == [
         offset(of: "add\n", in: text) + 3, offset(of: "mv 1 2", in: text) + 6,
       ])
-    #expect(doc.hints(lines: 4..<5).map(\.label) == ["⇒ 7♥ 3♣"])
-    #expect(document(seed42 + "add\n", ascii: true).hints(lines: 0..<9).map(\.label) == ["⇒ 7H"])
+    #expect(
+      doc.hints(in: offset(of: "add;", in: text)...(offset(of: "add;", in: text) + 11)).map(\.label)
+        == ["⇒ 7♥ 3♣"])
+    #expect(document(seed42 + "add\n", ascii: true).hints(in: 0...999).map(\.label) == ["⇒ 7H"])
     // The shebang's --ascii applies too.
     #expect(
-      document("#!/usr/bin/env -S handsh --seed 42 --ascii\nadd\n").hints(lines: 0..<9).map(\.label)
+      document("#!/usr/bin/env -S handsh --seed 42 --ascii\nadd\n").hints(in: 0...999).map(\.label)
         == ["⇒ 7H"])
   }
 
@@ -176,6 +178,14 @@ import Testing
     #expect(table.position(of: text.utf8.count, .utf16) == DocumentPosition(line: 2, character: 0))
   }
 
+  /// Lines as the protocol counts them: `\r\n`, `\n` and a lone `\r`.
+  @Test func aLoneCarriageReturnEndsALineForTheEditor() {
+    let table = LineTable(Array("a\rb\r\nc\r".utf8))
+    #expect(table.starts == [0, 2, 5, 7])
+    #expect((0..<4).map(table.contentEnd) == [1, 3, 6, 7])
+    #expect(table.position(of: 5, .utf16) == DocumentPosition(line: 2, character: 0))
+  }
+
   @Test func lineEditsAreWholeLinesAndExact() {
     let old = Array("a\nb\nc\n".utf8)
     let new = Array("a\nB\nc\n".utf8)
@@ -197,6 +207,6 @@ import Testing
     // The syntax error after quit is still checked as the prompt would not
     // see it: the file ended.
     #expect(doc.diagnostics.isEmpty)
-    #expect(doc.hints(lines: 0..<9).count == 1)
+    #expect(doc.hints(in: 0...999).count == 1)
   }
 }

@@ -328,3 +328,23 @@ async def test_every_golden_test_of_the_project_passes_in_the_editor_too(client:
     assert reported
     params = await opened(client, failing, failing.read_text())
     assert sorted(d.range.start.line for d in params.diagnostics) == reported
+
+
+@pytest.mark.asyncio
+async def test_a_lone_carriage_return_is_a_line_break_for_the_editor(client: LanguageClient, tmp_path):
+    """handsh ends lines at `\\n` only; the protocol counts a lone `\\r` as a
+    line break too: positions follow the editor's lines."""
+    path = tmp_path / "cr.hand"
+    text = "# a\rcomment\ndel 9\nadd\r"
+    params = await opened(client, path, text)
+    [warning] = params.diagnostics
+    assert span(warning) == (2, 0, 2, 5)
+    hints = await client.text_document_inlay_hint_async(
+        T.InlayHintParams(
+            text_document=T.TextDocumentIdentifier(uri=uri(path)),
+            range=T.Range(start=T.Position(line=3, character=0), end=T.Position(line=4, character=0)),
+        )
+    )
+    assert [(h.position.line, h.position.character, h.label) for h in hints] == [(3, 3, "⇒ 8♠")]
+    on_del = await hover(client, path, 2, 1)
+    assert on_del.contents.value.startswith("del P")

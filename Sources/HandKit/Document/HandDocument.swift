@@ -204,12 +204,18 @@ public struct HandDocument: Sendable {
 
   // MARK: Inlay hints
 
-  /// After each input line on the physical lines `lines` that changes the
-  /// hand: the hand after it, `⇒ K♥ 3♣ 7♥`, at the end of the line.
-  public func hints(lines: Range<Int>) -> [(offset: Int, label: String)] {
+  /// After each input line that changes the hand and ends within the bytes
+  /// `bytes`: the hand after it, `⇒ K♥ 3♣ 7♥`, at the end of the line.
+  public func hints(in bytes: ClosedRange<Int>) -> [(offset: Int, label: String)] {
     var hints: [(offset: Int, label: String)] = []
-    var index = inputsBefore(line: lines.lowerBound)
-    while index < file.inputs.count, file.inputs[index].line < lines.upperBound {
+    var index = inputsBefore(line: fileLine(of: bytes.lowerBound))
+    while index < file.inputs.count,
+      file.content(of: file.inputs[index]).upperBound <= bytes.upperBound
+    {
+      guard file.content(of: file.inputs[index]).upperBound >= bytes.lowerBound else {
+        index += 1
+        continue
+      }
       let before = index == 0 ? initial : after[index - 1]
       let now = hand(after[index])
       if now != hand(before) {
@@ -226,7 +232,7 @@ public struct HandDocument: Sendable {
   /// name, on a position of `del` or `mv` the card there; then the hand
   /// before and after the line. Nil off the input lines.
   public func hover(at offset: Int) -> (text: String, range: Range<Int>)? {
-    let line = table.line(of: offset)
+    let line = fileLine(of: offset)
     guard let index = input(onLine: line) else { return nil }
     let content = file.content(of: file.inputs[index])
     let before = hand(index == 0 ? initial : after[index - 1])
@@ -272,7 +278,7 @@ public struct HandDocument: Sendable {
 
   /// The file that a `source` command at byte `offset` names.
   public func sourcedFile(at offset: Int) -> String? {
-    let line = table.line(of: offset)
+    let line = fileLine(of: offset)
     guard let index = input(onLine: line) else { return nil }
     let content = file.content(of: file.inputs[index])
     return file.text.withUnsafeBufferPointer { buffer in
@@ -295,8 +301,8 @@ public struct HandDocument: Sendable {
   package func completions(at offset: Int, folder: @escaping (String) -> [String])
     -> (range: Range<Int>, completions: Completions)
   {
-    let line = table.line(of: offset)
-    let content = file.lines.indices.contains(line) ? file.lines[line].start : table.starts[line]
+    let line = fileLine(of: offset)
+    let content = file.lines.indices.contains(line) ? file.lines[line].start : file.text.count
     let cursor = max(offset, content)
     var start = cursor
     while start > content {
@@ -332,10 +338,26 @@ public struct HandDocument: Sendable {
     return lineEdit(from: file.text, to: new)
   }
 
-  /// The physical lines of input `index` and of its block.
-  public func lines(ofInput index: Int) -> Range<Int> {
+  /// The bytes of input `index` and of its block, line breaks included.
+  public func bytes(ofInput index: Int) -> ClosedRange<Int> {
     let input = file.inputs[index]
-    return input.line..<input.block.upperBound
+    let last = max(input.line, input.block.upperBound - 1)
+    return file.lines[input.line].rawStart...file.lines[last].end
+  }
+
+  /// The line of the file (as handsh splits it, at `\n`) that holds byte
+  /// `offset`; `file.lines.count` past the line break that ends the text.
+  func fileLine(of offset: Int) -> Int {
+    if let last = file.lines.last, offset >= last.end, file.text.last == 0x0A {
+      return file.lines.count
+    }
+    var low = 0
+    var high = max(0, file.lines.count - 1)
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if file.lines[middle].rawStart <= offset { low = middle } else { high = middle - 1 }
+    }
+    return low
   }
 }
 

@@ -31,10 +31,10 @@ public struct DocumentRange: Sendable, Equatable {
   }
 }
 
-/// Where the lines of a text start, for turning byte offsets into editor
-/// positions and back. Lines end at `\n` (a `\r` before it belongs to the
-/// line break); a text that ends in `\n` has an empty last line, as an
-/// editor shows it.
+/// Where the lines of a text start, as an editor counts them, for turning
+/// byte offsets into editor positions and back. The protocol ends lines at
+/// `\r\n`, `\n` and a lone `\r` (handsh itself only at `\n`); a text that
+/// ends in a line break has an empty last line, as an editor shows it.
 public struct LineTable: Sendable {
   public let text: [UInt8]
   /// The byte offset where each line starts.
@@ -43,15 +43,19 @@ public struct LineTable: Sendable {
   public init(_ text: [UInt8]) {
     self.text = text
     var starts = [0]
-    for (offset, byte) in text.enumerated() where byte == 0x0A { starts.append(offset + 1) }
+    for (offset, byte) in text.enumerated() {
+      if byte == 0x0A || (byte == 0x0D && (offset + 1 == text.count || text[offset + 1] != 0x0A)) {
+        starts.append(offset + 1)
+      }
+    }
     self.starts = starts
   }
 
-  /// Where line `line`'s content ends: before its `\r\n` or `\n`.
+  /// Where line `line`'s content ends: before its line break.
   public func contentEnd(of line: Int) -> Int {
-    guard line >= 0, line < starts.count else { return text.count }
-    var end = line + 1 < starts.count ? starts[line + 1] - 1 : text.count
-    if end > starts[line], text[end - 1] == 0x0D { end -= 1 }
+    guard line >= 0, line + 1 < starts.count else { return text.count }
+    var end = starts[line + 1] - 1
+    if text[end] == 0x0A, end > starts[line], text[end - 1] == 0x0D { end -= 1 }
     return end
   }
 

@@ -320,15 +320,16 @@ struct LanguageServer {
       return nil
     }
     var first = 0
-    var last = Int(Int32.max)
+    var last = document.table.text.count
     if let range = params["range"] {
       guard let start = position(range["start"]), let end = position(range["end"]) else {
         return nil
       }
-      (first, last) = (start.line, end.line)
+      first = document.table.offset(of: start, encoding)
+      last = document.table.offset(of: end, encoding)
     }
     guard first <= last else { return .array([]) }
-    let hints = document.hints(lines: first..<(last + 1))
+    let hints = document.hints(in: first...last)
     return .array(
       hints.map { hint in
         .object([
@@ -377,8 +378,9 @@ struct LanguageServer {
     guard let uri = params["textDocument"]?["uri"]?.string, let document = analysis(uri),
       let start = position(params["range"]?["start"]), let end = position(params["range"]?["end"])
     else { return nil }
-    let touched = start.line...max(start.line, end.line)
-    let differing = document.differing.filter { touched.overlaps(document.lines(ofInput: $0)) }
+    let from = document.table.offset(of: start, encoding)
+    let touched = from...max(from, document.table.offset(of: end, encoding))
+    let differing = document.differing.filter { touched.overlaps(document.bytes(ofInput: $0)) }
     var actions: [JSON] = []
     func action(_ title: String, _ index: Int?) {
       guard let edit = document.acceptEdit(index) else { return }
