@@ -125,6 +125,22 @@ import Testing
     #expect(sent.first?["params"]?["version"] == .int(1))
   }
 
+  /// A request that the client cancels in the same read is answered as
+  /// cancelled (-32800), not worked on; every other one still is.
+  @Test func aCancelledRequestIsAnsweredAsCancelled() {
+    var server = LanguageServer(
+      ascii: false, readFile: { _ in .failure(ReadFailure("No such file or directory")) },
+      listFolder: { _ in [] })
+    _ = server.handle(.body(Array(#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#.utf8)))
+    let out = server.handle([
+      .body(Array(#"{"jsonrpc":"2.0","id":5,"method":"shutdown"}"#.utf8)),
+      .body(Array(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":5}}"#.utf8)),
+      .body(Array(#"{"jsonrpc":"2.0","id":6,"method":"nope"}"#.utf8)),
+    ])
+    #expect(out.map { $0["error"]?["code"] } == [.int(-32800), .int(-32601)])
+    #expect(!server.shutDown)
+  }
+
   @Test func fileURIsAndFolders() {
     #expect(LanguageServer.filePath("file:///tmp/a%20b/x.hand") == "/tmp/a b/x.hand")
     #expect(LanguageServer.folder(of: "file:///tmp/a%20b/x.hand") == "/tmp/a b")
