@@ -68,8 +68,9 @@ def errors(found):
 def test_exit_status_is_0_after_shutdown_and_1_without():
     assert run(INITIALIZE + SHUTDOWN_EXIT)[0] == 0
     assert run(INITIALIZE + notification("exit"))[0] == 1
-    # The end of stdin ends it too.
+    # The end of stdin ends it too, as exit would.
     assert run(INITIALIZE)[0] == 1
+    assert run(INITIALIZE + request(99, "shutdown"))[0] == 0
 
 
 def test_malformed_headers_and_bodies_get_errors_and_the_server_goes_on():
