@@ -348,3 +348,32 @@ async def test_a_lone_carriage_return_is_a_line_break_for_the_editor(client: Lan
     assert [(h.position.line, h.position.character, h.label) for h in hints] == [(3, 3, "⇒ 8♠")]
     on_del = await hover(client, path, 2, 1)
     assert on_del.contents.value.startswith("del P")
+
+
+@pytest.mark.asyncio
+async def test_the_readme_tour_shows_what_the_server_shows(client: LanguageClient, tmp_path):
+    """README's "In the editor": the file with the hints it draws beside
+    the lines, and the one stale block."""
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text()
+    tour = readme.split("## In the editor", 1)[1].split("```\n", 2)[1]
+    lines, drawn = [], []
+    for number, line in enumerate(tour.splitlines()):
+        text, _, hint = line.partition("⇒")
+        lines.append(text.rstrip() if hint else line)
+        if hint:
+            drawn.append((number, "⇒" + hint))
+    path = tmp_path / "tour.hand"
+    text = "\n".join(lines) + "\n"
+    params = await opened(client, path, text)
+    [stale] = params.diagnostics
+    assert stale.message == "output differs; actual output:\n#> 7♥\n#> 3♣ 7♥"
+    assert "`#> 7♥` and `#> 3♣ 7♥`" in readme
+    hints = await client.text_document_inlay_hint_async(
+        T.InlayHintParams(
+            text_document=T.TextDocumentIdentifier(uri=uri(path)),
+            range=T.Range(start=T.Position(line=0, character=0), end=T.Position(line=99, character=0)),
+        )
+    )
+    assert [(h.position.line, h.label) for h in hints] == drawn
