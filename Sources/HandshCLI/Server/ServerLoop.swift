@@ -23,13 +23,16 @@ enum ServerLoop {
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     var ended = false
     while !ended {
-      // Everything available now, then the frames it holds.
+      // Everything available now (up to 4 MiB, so that a client that never
+      // pauses is still answered), then the frames it holds.
       var got = false
+      var round = 0
       repeat {
         let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
         if count > 0 {
           chunk.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
           got = true
+          round += count
         } else if count == 0 {
           ended = true
         } else if errno == EAGAIN || errno == EWOULDBLOCK {
@@ -41,7 +44,7 @@ enum ServerLoop {
             "handsh: cannot read the client's messages: \(Platform.describe(errno))")
           ended = true
         }
-      } while !ended && waiting(0)
+      } while !ended && round < 1 << 22 && waiting(0)
       var frames: [Frame] = []
       while let frame = reader.next() { frames.append(frame) }
       if !frames.isEmpty { send(server.handle(frames)) }
