@@ -267,3 +267,59 @@ def test_a_long_document_is_still_shown_when_shutdown_and_the_end_of_input_follo
     # The diagnostics come before the answer to shutdown.
     kinds = [m.get("method") or m.get("id") for m in found]
     assert kinds.index("textDocument/publishDiagnostics") < kinds.index(99)
+
+
+def test_the_server_never_opens_a_file_for_writing(tmp_path):
+    """Under strace: a document that saves (under a name that exists, and
+    one that does not) and sources, opened and changed, makes the server
+    open nothing for writing, and create, rename or remove nothing."""
+    import shutil
+
+    strace = shutil.which("strace")
+    assert strace, "this test needs strace: apt install strace (scripts/bootstrap does)"
+    (tmp_path / "deal.hand").write_text("add\n")
+    (tmp_path / "kept.hand").write_text("old\n")
+    uri = (tmp_path / "main.hand").as_uri()
+    text = "source deal.hand\nsave kept.hand\nsave new.hand\nsource new.hand\n"
+    data = INITIALIZE + notification(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "hand", "version": 1, "text": text}},
+    )
+    data += notification(
+        "textDocument/didChange",
+        {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text + "save /tmp/x\n"}]},
+    )
+    log = tmp_path.parent / (tmp_path.name + ".strace")
+    process = subprocess.Popen(
+        [strace, "-f", "-qq", "-o", str(log), "-e", "trace=%file", HANDSH, "--lsp"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=ENV, cwd=tmp_path,
+    )
+    process.stdin.write(data)
+    process.stdin.flush()
+    stdout = b""
+    while stdout.count(b"publishDiagnostics") < 1:
+        chunk = os.read(process.stdout.fileno(), 65536)
+        assert chunk
+        stdout += chunk
+    process.stdin.write(SHUTDOWN_EXIT)
+    process.stdin.close()
+    stdout += process.stdout.read()
+    assert process.wait(timeout=30) == 0
+    calls = log.read_text().splitlines()
+    log.unlink()
+    assert any("deal.hand" in call for call in calls), calls  # it did read
+    import re
+
+    changing = {"rename", "renameat", "renameat2", "unlink", "unlinkat", "mkdir", "mkdirat",
+                "creat", "link", "linkat", "symlink", "symlinkat", "truncate", "chmod",
+                "fchmodat", "rmdir"}
+    writes = []
+    for call in calls:
+        name = re.match(r"^\d+\s+(\w+)\(", call)
+        if name and name.group(1) in changing:
+            writes.append(call)
+        elif any(flag in call for flag in ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC")):
+            writes.append(call)
+    assert writes == [], writes
+    assert sorted(os.listdir(tmp_path)) == ["deal.hand", "kept.hand"]
+    assert (tmp_path / "kept.hand").read_text() == "old\n"
