@@ -59,6 +59,17 @@ import Testing
     #expect(doc.acceptEdit(nil) == nil)
   }
 
+  /// A shebang option a test file cannot take: an error at its word, as
+  /// `--test` reports it.
+  @Test func badShebangOptionIsAnErrorAtItsWord() {
+    let text = "#!/usr/bin/env -S handsh --seed 1 --bogus\nadd\n"
+    let doc = document(text)
+    #expect(doc.diagnostics.count == 1)
+    #expect(
+      doc.diagnostics.first?.range == offset(
+        of: "--bogus", in: text)..<offset(of: "\nadd", in: text))
+  }
+
   @Test func scriptWithoutExpectationsShowsSyntaxErrorsAndFailedCommands() {
     let text = "add; add QQ\nadd\ndel 7; add\nsource nowhere.hand\n"
     let doc = document(text)
