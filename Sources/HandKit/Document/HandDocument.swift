@@ -36,8 +36,6 @@ public struct HandDocument: Sendable {
     public let message: String
   }
 
-  /// Runs `text` with `defaults` and the shebang's options on top; `read`
-  /// reads a file that `source` names and this document has not saved.
   /// False when `stop` ended the run early: then nothing of it is to be
   /// shown.
   public let complete: Bool
@@ -45,6 +43,9 @@ public struct HandDocument: Sendable {
   /// How many input lines run between two questions to `stop`.
   static let stopInterval = 256
 
+  /// Runs `text` with `defaults` and the shebang's options on top; `read`
+  /// reads a file that `source` names and this document has not saved;
+  /// `stop`, asked now and then, ends the run early when it says so.
   public init(
     text: [UInt8], defaults: GoldenSettings = GoldenSettings(),
     read: @escaping @Sendable (String) -> Result<[UInt8], ReadFailure> = { _ in
