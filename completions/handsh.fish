@@ -41,5 +41,6 @@ complete -c handsh -s j -l jobs -x -d 'with --test: run N files at once (default
 complete -c handsh -l tap -d 'with --test: report in TAP version 13'
 complete -c handsh -l junit -r -F -d 'with --test: also write JUnit XML to FILE'
 complete -c handsh -l record -r -F -d 'at the prompt: write the session to FILE as a golden test'
+complete -c handsh -l lsp -d 'serve the language server protocol on stdin and stdout'
 complete -c handsh -s h -l help -d 'print this help and exit'
 complete -c handsh -s V -l version -d 'print the version and exit'

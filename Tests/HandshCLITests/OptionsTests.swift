@@ -150,4 +150,23 @@ struct OptionsTests {
   @Test func shebangsKnowEveryLongOption() {
     #expect(ShebangOptions.commandLineLongOptions == Options.table.map(\.long))
   }
+
+  /// `--lsp` takes `--ascii` and nothing else (handsh(1), EDITORS).
+  @Test func lspTakesOnlyASCII() throws {
+    let options = try Options(parsing: ["--ascii", "--lsp"])
+    #expect(options.lsp && options.ascii)
+    #expect(Mode(options, stdin: true, stdout: true, stderr: true) == .lsp)
+    #expect(throws: UsageError(message: "--lsp cannot be used with --seed")) {
+      try Options(parsing: ["--lsp", "-s", "1"])
+    }
+    #expect(throws: UsageError(message: "--lsp cannot be used with --test")) {
+      try Options(parsing: ["--test", "--lsp", "x"])
+    }
+    #expect(throws: UsageError(message: "--lsp cannot be used with --help")) {
+      try Options(parsing: ["--lsp", "--help"])
+    }
+    #expect(throws: UsageError(message: "--lsp takes no PATH ('x.hand')")) {
+      try Options(parsing: ["--lsp", "x.hand"])
+    }
+  }
 }

@@ -181,6 +181,15 @@ final class CITests: XCTestCase {
       folder.appendingPathComponent("prove").path)
   }
 
+  /// Bootstrap installs Debian's neovim, which the language server's editor
+  /// test runs headless, when `nvim` is missing.
+  func testBootstrapInstallsNeovim() throws {
+    let missing = try runBootstrap(missing: ["nvim"])
+    XCTAssertEqual(missing.status, 0, missing.err)
+    let install = missing.aptGet.filter { $0.first == "install" }
+    XCTAssertTrue(Set(install.first ?? []).contains("neovim"), "neovim not installed: \(install)")
+  }
+
   // MARK: - Helpers
 
   struct SwiftCall: Equatable {
@@ -264,7 +273,7 @@ final class CITests: XCTestCase {
       "pkg-config", "mandoc", "readelf", "strip", "dpkg-deb", "lintian", "zsh", "fish", "dash",
       "strace", "python3", "sudo", "xmllint", "prove", "perl", "git", "jq",
     ]
-    for name in present + ["patch"] where !missing.contains(name) {
+    for name in present + ["patch", "nvim"] where !missing.contains(name) {
       try script("exit 0", at: bin.appendingPathComponent(name))
     }
     try script("echo 'VIM - Vi IMproved +syntax'", at: bin.appendingPathComponent("vim"))

@@ -62,6 +62,15 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
   /// `new` without a seed draws from the file's seed, so a test is
   /// reproducible (handsh(1), GOLDEN TESTS).
   var seeds: SplitMix64
+  /// Whether the problems found now are syntax errors (the line is being
+  /// checked) rather than failed commands.
+  var checking = false
+  /// The problems of the line running, with their columns, for an editor.
+  var problems: [LineProblem] = []
+  /// The words of the command whose failure is about to be reported.
+  var failedSpan: Range<Int>?
+
+  mutating func commandFailed(span: Range<Int>) { failedSpan = span }
 
   /// Moves what stdout holds into `lines`, one entry per line.
   mutating func takeOutput() {
@@ -77,6 +86,10 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
 
   mutating func diagnose(_ message: String, column: Int) {
     takeOutput()
+    problems.append(
+      LineProblem(
+        kind: checking ? .syntax : .failure, column: column, message: message, span: failedSpan))
+    failedSpan = nil
     // A message never holds a line break; split one anyway, so that every
     // captured line stays one line of the file.
     for piece in Array(("error: " + message).utf8).split(
@@ -88,6 +101,9 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
 
   mutating func diagnose(_ message: String, at location: SourceLocation) {
     takeOutput()
+    problems.append(
+      LineProblem(
+        kind: .failure, column: nil, message: diagnostic(message, at: location), span: nil))
     lines.append(OutputLine(.stderr, Array(diagnostic(message, at: location).utf8)))
   }
 
@@ -183,6 +199,17 @@ extension GoldenFile {
   /// first failed command skipping the rest of the line, `quit` ending the
   /// file. Diagnostics take the prompt's form, `error: MESSAGE`.
   public func run<Effects: GoldenEffects>(effects: Effects) -> GoldenResult {
+    run(effects: effects) { _, _, _ in true }
+  }
+
+  /// The same run, handing `observe` after each input line (by its index
+  /// into `inputs`) the session as the line left it and the line's
+  /// problems: what an editor shows beside each line. When `observe`
+  /// returns false the run stops there (an editor's newer text replaced
+  /// this one), and the lines not run have empty blocks.
+  public func run<Effects: GoldenEffects>(
+    effects: Effects, observe: (Int, Session, [LineProblem]) -> Bool
+  ) -> GoldenResult {
     var executor = LineExecutor(
       session: Session(seed: settings.seed, limit: settings.limit),
       renderer: Renderer(style: Style(ascii: settings.ascii, color: false, json: settings.json)),
@@ -192,23 +219,49 @@ extension GoldenFile {
     actual.reserveCapacity(inputs.count)
     var ended = false
     text.withUnsafeBufferPointer { buffer in
-      for input in inputs {
+      for (index, input) in inputs.enumerated() {
         guard !ended else {
           actual.append([])
+          if !observe(index, executor.session, []) { break }
           continue
         }
         let line = UnsafeBufferPointer(rebasing: buffer[content(of: input)])
+        sink.checking = true
         if isTooLong(input) {
           // As at the prompt: an error, and none of the line runs.
           sink.diagnose(LineParser.tooLongMessage, column: 1)
         } else if executor.check(line, sink: &sink) == 0 {
+          sink.checking = false
           ended = executor.run(line, sink: &sink) == .quit
         }
         sink.takeOutput()
         actual.append(sink.lines)
         sink.lines.removeAll(keepingCapacity: true)
+        let goOn = observe(index, executor.session, sink.problems)
+        sink.problems.removeAll(keepingCapacity: true)
+        if !goOn { break }
       }
     }
+    while actual.count < inputs.count { actual.append([]) }
     return GoldenResult(file: self, actual: actual)
   }
+}
+
+/// A syntax error or a failed command of an input line, where an editor
+/// shows it.
+public struct LineProblem: Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
+    /// None of the line ran.
+    case syntax
+    /// A command failed; the rest of the line was skipped.
+    case failure
+  }
+
+  public let kind: Kind
+  /// The 1-based column (in Unicode scalars) of the word it is about; nil
+  /// for a problem at a line of a sourced file (the message names it).
+  public let column: Int?
+  public let message: String
+  /// For a failed command, the byte range of its words in the line.
+  public let span: Range<Int>?
 }

@@ -26,8 +26,8 @@ package enum ShebangOptions {
   /// all, so that the file runs the same way on its own.
   package static let commandLineLongOptions = [
     "command", "seed", "limit", "keep-going", "check", "quiet", "interactive", "echo", "json",
-    "ascii", "color", "test", "update", "review", "jobs", "tap", "junit", "record", "help",
-    "version",
+    "ascii", "color", "test", "update", "review", "jobs", "tap", "junit", "record", "lsp",
+    "help", "version",
   ]
 
   /// Applies the options of shebang line `line` (its content) to `settings`.

@@ -64,6 +64,25 @@ public struct LineParser: IteratorProtocol {
     return column
   }
 
+  /// The byte ranges of the words of each command of `line`, as the parser
+  /// splits them (quoted words whole, a comment ending the line), one list
+  /// per command that is not empty: what an editor points into.
+  package static func commandWords(_ line: UnsafeBufferPointer<UInt8>) -> [[Range<Int>]] {
+    var parser = LineParser(line, knownASCII: true)
+    var commands: [[Range<Int>]] = []
+    var current: [Range<Int>] = []
+    while true {
+      if let word = parser.nextWord() {
+        current.append(word.start..<word.end)
+        continue
+      }
+      if !current.isEmpty { commands.append(current) }
+      current = []
+      if !parser.skipSeparator() { break }
+    }
+    return commands
+  }
+
   /// The words of a command's span as written (quotes kept), for `--echo`.
   public func words(in span: Range<Int>) -> [[UInt8]] {
     let clamped = span.clamped(to: 0..<line.count)

@@ -17,6 +17,8 @@ package enum Mode: Equatable {
   case prompt
   /// `--test PATH…`: golden tests (handsh(1), GOLDEN TESTS).
   case test
+  /// `--lsp`: the language server (handsh(1), EDITORS).
+  case lsp
 
   package enum TextSource: Equatable {
     case command([UInt8])
@@ -31,6 +33,8 @@ package enum Mode: Equatable {
       self = .help
     } else if options.version {
       self = .version
+    } else if options.lsp {
+      self = .lsp
     } else if options.test {
       self = .test
     } else if let command = options.command {
@@ -131,6 +135,8 @@ package enum Handsh {
       return runPrompt(&runner)
     case .test:
       return GoldenTestRun(options: runner.options).run(&runner.output)
+    case .lsp:
+      return ServerLoop.run(ascii: runner.options.ascii)
     case .stdin:
       var stdin = StreamLines(fd: 0)
       _ = runner.runStream(&stdin, name: "<stdin>")

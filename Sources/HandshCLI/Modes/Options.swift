@@ -48,6 +48,8 @@ package struct Options: Equatable {
   package var record: [UInt8]?
   /// The PATH operands of `--test`, as raw bytes.
   package var paths: [[UInt8]] = []
+  /// `--lsp`: the language server on stdin and stdout (handsh(1), EDITORS).
+  package var lsp = false
 
   /// The defaults: no SCRIPT, limit 5, colour when a terminal shows it.
   package init() {}
@@ -173,6 +175,10 @@ extension Options {
       short: nil, long: "record", value: "FILE",
       help: "at the prompt: write the session to FILE as a golden test"
     ) { options, text throws(UsageError) in options.record = text },
+    OptionSpec(
+      short: nil, long: "lsp", value: nil,
+      help: "serve the language server protocol on stdin and stdout"
+    ) { options, _ throws(UsageError) in options.lsp = true },
     OptionSpec(short: "h", long: "help", value: nil, help: "print this help and exit") {
       options, _ throws(UsageError) in options.help = true
     },
@@ -189,6 +195,8 @@ extension Options {
   package init(parsing arguments: [[UInt8]]) throws(UsageError) {
     self.init()
     var operands: [[UInt8]] = []
+    /// The long names of the options given, in order: `--lsp` takes no other.
+    var given: [String] = []
     var i = 0
     func value(named name: String) throws(UsageError) -> [UInt8] {
       i += 1
@@ -209,6 +217,7 @@ extension Options {
         let name = String(decoding: body[..<(equals ?? body.endIndex)], as: UTF8.self)
         let attached = equals.map { Array(body[($0 + 1)...]) }
         let spec = try Options.longOption(name)
+        given.append(spec.long)
         if spec.value != nil {
           let text: [UInt8]
           if let attached { text = attached } else { text = try value(named: "--" + spec.long) }
@@ -227,6 +236,7 @@ extension Options {
           else {
             throw UsageError(message: "invalid option -- '\(safeText([flag]))'")
           }
+          given.append(spec.long)
           if spec.value != nil {
             let text =
               flags.isEmpty ? try value(named: "-" + String(Unicode.Scalar(flag))) : Array(flags)
@@ -239,6 +249,15 @@ extension Options {
         operands.append(argument)
       }
       i += 1
+    }
+    if lsp {
+      if let other = given.first(where: { $0 != "lsp" && $0 != "ascii" }) {
+        throw UsageError(message: "--lsp cannot be used with --\(other)")
+      }
+      if let operand = operands.first {
+        throw UsageError(message: "--lsp takes no PATH ('\(safeText(operand))')")
+      }
+      return
     }
     if test {
       paths = operands
@@ -318,10 +337,12 @@ extension Options {
     var lines = [
       "Usage: handsh [OPTIONS] [SCRIPT | -]",
       "       handsh --test [--update | --review] [-j N] [--tap] [--junit FILE] PATH...",
+      "       handsh --lsp [--ascii]",
       "A shell for a hand of playing cards: runs SCRIPT, -c TEXT, or stdin;",
       "with a terminal and no SCRIPT, a readline prompt. Type 'help' inside.",
       "With --test, checks the golden tests in the PATHs (files, or folders of",
-      "*.hand files) against the output written under their lines.",
+      "*.hand files) against the output written under their lines. With --lsp,",
+      "a language server for .hand files in an editor.",
       "",
       "Options:",
     ]

@@ -192,7 +192,7 @@ private func readlineMatches(_ answer: Completions)
 }
 
 /// The names in `folder` (`""`: the current one) that are valid UTF-8.
-private func folderNames(_ folder: String) -> [String] {
+func folderNames(_ folder: String) -> [String] {
   guard let directory = opendir(folder.isEmpty ? "." : folder) else { return [] }
   defer { closedir(directory) }
   var names: [String] = []

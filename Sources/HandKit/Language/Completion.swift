@@ -1,12 +1,14 @@
-import HandKit
-
-/// What Tab can offer at the prompt: a view of the session, taken before
-/// each line is read (handsh(1), THE PROMPT, Completion).
+/// What Tab can offer at the prompt, and an editor at a line of a `.hand`
+/// file: a view of the session, taken before the line (handsh(1), THE
+/// PROMPT, Completion; EDITORS).
 package struct CompletionContext {
   /// The cards still in the deck, in any order.
   package var deck: [Card]
   /// The cards in the hand, top first.
   package var hand: [Card]
+  /// The versions `goto` can go to, each with its hand; empty: `goto`
+  /// offers nothing (the prompt).
+  package var versions: [[Card]] = []
   package var ascii: Bool
   /// Command names, `empty` and file names match in any case (readline's
   /// `completion-ignore-case`); cards always do.
@@ -103,6 +105,16 @@ package func completions(typed: String, after before: String, in context: Comple
     return Completions(.words, names(of: left, spelledBy: typed, ascii: context.ascii))
   case ("save", 0), ("source", 0):
     return fileNames(startingWith: typed, in: context)
+  case ("goto", 0):
+    let offered = context.versions.indices.map { (String($0), context.versions[$0]) }
+      .filter { $0.0.utf8.starts(with: typed.utf8) }
+    return Completions(
+      .words, offered.map(\.0),
+      labels: offered.map { number, hand in
+        number + " "
+          + (hand.isEmpty
+            ? "(empty)" : hand.map { $0.name(ascii: context.ascii) }.joined(separator: " "))
+      })
   default:
     return Completions()
   }

@@ -1,0 +1,86 @@
+import HandKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The process around `LanguageServer`: reads stdin as it comes, hands
+/// every frame that has arrived to the server at once, writes its messages
+/// to stdout, and sends the diagnostics when no more input is waiting, so a
+/// change that a newer one replaces is never run. Ends after `exit` (status
+/// 0 after `shutdown`, else 1) or at the end of stdin; nothing else ends it.
+enum ServerLoop {
+  static func run(ascii: Bool) -> Int32 {
+    // A client that closed our stdout gets nothing more; the server still
+    // reads until `exit` or the end of its input.
+    signal(SIGPIPE, SIG_IGN)
+    var server = LanguageServer(
+      ascii: ascii, readFile: readSourced, listFolder: { folderNames($0) })
+    server.interrupted = { bytesWaiting(0) }
+    var reader = FrameReader()
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var ended = false
+    while !ended {
+      // Everything available now (up to 4 MiB, so that a client that never
+      // pauses is still answered), then the frames it holds.
+      var got = false
+      var round = 0
+      repeat {
+        let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        if count > 0 {
+          chunk.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+          got = true
+          round += count
+        } else if count == 0 {
+          ended = true
+        } else if errno == EAGAIN || errno == EWOULDBLOCK {
+          // A non-blocking stdin is waited on, as a blocking one is.
+          var poller = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+          _ = poll(&poller, 1, -1)
+        } else if errno != EINTR {
+          Platform.printError(
+            "handsh: cannot read the client's messages: \(Platform.describe(errno))")
+          ended = true
+        }
+      } while !ended && round < 1 << 22 && waiting(0)
+      var frames: [Frame] = []
+      while let frame = reader.next() { frames.append(frame) }
+      if !frames.isEmpty { send(server.handle(frames)) }
+      if let status = server.exitStatus { return status }
+      if !got, !ended { continue }
+      if !waiting(0) { send(server.publish()) }
+    }
+    return server.shutDown ? 0 : 1
+  }
+
+  /// Whether input is waiting on `fd` right now.
+  private static func waiting(_ fd: Int32) -> Bool {
+    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&poller, 1, 0) > 0 && poller.revents & Int16(POLLIN | POLLHUP) != 0
+  }
+
+  /// Whether bytes are waiting to be read on `fd` (not merely its end,
+  /// which `poll` reports as readable too).
+  private static func bytesWaiting(_ fd: Int32) -> Bool {
+    var count: Int32 = 0
+    if ioctl(fd, UInt(FIONREAD), &count) == 0 { return count > 0 }
+    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&poller, 1, 0) > 0 && poller.revents & Int16(POLLIN) != 0
+  }
+
+  /// Writes messages to stdout, each with its `Content-Length` header.
+  private static func send(_ messages: [JSON]) {
+    guard !messages.isEmpty else { return }
+    var out: [UInt8] = []
+    for message in messages { frame(message, into: &out) }
+    out.withUnsafeBytes { _ = Platform.write(1, $0) }
+  }
+
+  static func frame(_ message: JSON, into out: inout [UInt8]) {
+    let body = message.bytes
+    out += Array("Content-Length: \(body.count)\r\n\r\n".utf8)
+    out += body
+  }
+}

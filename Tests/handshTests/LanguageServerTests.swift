@@ -1,0 +1,53 @@
+import Foundation
+import XCTest
+
+/// Runs the language server's end-to-end tests (`Tests/lsp`; handsh(1),
+/// EDITORS) against the `handsh` built next to this test bundle: pytest-lsp
+/// (on pygls and lsprotocol) as the client editors are, raw bytes on the
+/// server's pipes for its guarantees on bad input, and headless Neovim
+/// showing that the diagnostics reach a real editor:
+///
+///     HANDSH_BIN=<that handsh> python3 -m pytest -q -p no:cacheprovider Tests/lsp
+///
+/// The test fails, never skips, when pytest-lsp or nvim is missing
+/// (scripts/bootstrap installs them), when pytest exits non-zero, and when
+/// its output reports nothing as passed.
+final class LanguageServerTests: XCTestCase {
+  static let timeout: TimeInterval = 180
+
+  func testLanguageServerWithRealClients() throws {
+    let probe = try PtyTests.python(
+      [
+        "-c",
+        "import pytest, pytest_lsp, pytest_asyncio, lsprotocol; import shutil, sys; "
+          + "sys.exit(0 if shutil.which('nvim') else 3)",
+      ],
+      environment: [:], timeout: 60)
+    guard probe.status == 0 else {
+      XCTFail(
+        """
+        the language server tests need python3 with pytest-lsp, and Neovim: \
+        pip install pytest-lsp; apt install neovim (scripts/bootstrap does both)
+        the probe said (status \(probe.status)):
+        \(probe.output)
+        """)
+      return
+    }
+    let result = try PtyTests.python(
+      ["-m", "pytest", "-q", "-p", "no:cacheprovider", "Tests/lsp"],
+      environment: ["HANDSH_BIN": try TestProcess.handshBinary().path], timeout: Self.timeout)
+    if result.timedOut {
+      XCTFail(
+        "the language server tests took longer than \(Int(Self.timeout)) s:\n\(result.output)")
+      return
+    }
+    XCTAssertEqual(
+      result.status, 0,
+      "the language server tests failed (status \(result.status)):\n\(result.output)")
+    XCTAssertTrue(
+      result.output.contains(" passed"),
+      "the language server tests passed nothing:\n\(result.output)")
+    XCTAssertFalse(
+      result.output.contains(" skipped"), "a language server test was skipped:\n\(result.output)")
+  }
+}

@@ -1,0 +1,1 @@
+{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": "file:///fuzz/a.hand", "languageId": "hand", "version": 1, "text": "#!/usr/bin/env -S handsh --seed 42\nadd; add\n#> 7\u2665\n#> 3\u2663 8\u2665\ndel 2\nsource x.hand\ngoto 1\n"}}}
