@@ -25,6 +25,9 @@ public struct LineParser: IteratorProtocol {
   private var checkedEncoding = false
   /// The last offset whose column is known, for counting columns in one pass.
   private var counted = (offset: 0, column: 1)
+  /// The span of the command being read: its first word's start to its
+  /// last word's end.
+  private var command = 0..<0
   /// Whether an argument of the last command read starts with a zero and
   /// goes on (`del 02`): then `history` must show it as written.
   private(set) var lastCommandHasPaddedNumber = false
@@ -166,6 +169,9 @@ public struct LineParser: IteratorProtocol {
   }
 
   /// The next word of the current command, or nil at `;`, `#` or the end.
+  /// Inlined, as everything on the way from a line to its command is: a
+  /// command costs one call, not one per word.
+  @inline(__always)
   private mutating func nextWord() -> Word? {
     while offset < line.count, isBlank(line[offset]) { offset += 1 }
     guard offset < line.count else { return nil }
@@ -188,6 +194,7 @@ public struct LineParser: IteratorProtocol {
   }
 
   /// A double-quoted word, in which `\"` and `\\` stand for `"` and `\`.
+  @inline(never)
   private mutating func quotedWord(from start: Int) -> Word {
     offset = start + 1
     while offset < line.count {
@@ -206,12 +213,14 @@ public struct LineParser: IteratorProtocol {
     return word(start, offset, .unterminated)
   }
 
+  @inline(__always)
   private mutating func skipSeparator() -> Bool {
     guard offset < line.count, line[offset] == UInt8(ascii: ";") else { return false }
     offset += 1
     return true
   }
 
+  @inline(__always)
   private mutating func skipToEndOfCommand() {
     while nextWord() != nil {}
     if !skipSeparator() { finished = true }
@@ -219,43 +228,53 @@ public struct LineParser: IteratorProtocol {
 
   // MARK: Commands
 
+  @inline(__always)
   private mutating func parseCommand(_ first: Word) -> ParsedItem {
-    var last = first
+    command = first.start..<first.end
     lastCommandHasPaddedNumber = false
     do throws(Failure) {
-      let command = try parseArguments(of: try name(first), first: first, last: &last)
-      return .command(command, span: first.start..<last.end)
+      let parsed = try parseArguments(of: try name(first))
+      return .command(parsed, span: command)
     } catch {
-      return .error(SyntaxError(error.message, column: column(at: error.offset)))
+      return syntaxError(error)
     }
   }
 
+  @inline(never)
+  private mutating func syntaxError(_ failure: Failure) -> ParsedItem {
+    .error(SyntaxError(failure.message, column: column(at: failure.offset)))
+  }
+
+  @inline(__always)
   private func name(_ word: Word) throws(Failure) -> CommandName {
     try LineParser.checkQuote(word)
     guard let name = CommandName(spelling: word.bytes) else { throw LineParser.unknown(word) }
     return name
   }
 
-  private mutating func parseArguments(
-    of name: CommandName, first: Word, last: inout Word
-  ) throws(Failure) -> Command {
-    /// The next word, which the command needs.
-    func required() throws(Failure) -> Word {
-      guard let word = try optional() else {
-        throw Failure(message: "missing argument (usage: \(name.usage))", offset: first.start)
-      }
-      return word
+  /// The next word of a command `name` that needs one.
+  @inline(__always)
+  private mutating func required(by name: CommandName) throws(Failure) -> Word {
+    guard let word = try optional() else {
+      throw LineParser.missingArgument(name, at: command.lowerBound)
     }
-    /// The next word, if any.
-    func optional() throws(Failure) -> Word? {
-      guard let word = nextWord() else { return nil }
-      try LineParser.checkQuote(word)
-      if word.bytes.count > 1, word.bytes[0] == UInt8(ascii: "0") {
-        lastCommandHasPaddedNumber = true
-      }
-      last = word
-      return word
+    return word
+  }
+
+  /// The next word of the command, if any; the command's span grows to it.
+  @inline(__always)
+  private mutating func optional() throws(Failure) -> Word? {
+    guard let word = nextWord() else { return nil }
+    try LineParser.checkQuote(word)
+    if word.bytes.count > 1, word.bytes[0] == UInt8(ascii: "0") {
+      lastCommandHasPaddedNumber = true
     }
+    command = command.lowerBound..<word.end
+    return word
+  }
+
+  @inline(__always)
+  private mutating func parseArguments(of name: CommandName) throws(Failure) -> Command {
     let command: Command
     switch name {
     case .add:
@@ -264,10 +283,10 @@ public struct LineParser: IteratorProtocol {
       } else {
         command = .add(nil)
       }
-    case .del: command = .delete(try LineParser.position(required()))
+    case .del: command = .delete(try LineParser.position(required(by: name)))
     case .mv:
-      let from = try LineParser.position(required())
-      command = .move(from, try LineParser.position(required()))
+      let from = try LineParser.position(required(by: name))
+      command = .move(from, try LineParser.position(required(by: name)))
     case .undo:
       if let word = try optional() {
         command = .undo(try LineParser.count(word))
@@ -280,7 +299,7 @@ public struct LineParser: IteratorProtocol {
       } else {
         command = .redo(1)
       }
-    case .goto: command = .goto(try LineParser.version(required()))
+    case .goto: command = .goto(try LineParser.version(required(by: name)))
     case .new:
       if let word = try optional() {
         command = .new(try LineParser.seed(word))
@@ -294,7 +313,7 @@ public struct LineParser: IteratorProtocol {
         command = .limit(nil)
       }
     case .expect:
-      let word = try required()
+      let word = try required(by: name)
       if !word.isQuoted, word.bytes.elementsEqual("empty".utf8) {
         command = .expect([])
       } else {
@@ -305,8 +324,8 @@ public struct LineParser: IteratorProtocol {
     case .show: command = .show
     case .deck: command = .deck
     case .history: command = .history
-    case .save: command = .save(LineParser.file(try required()))
-    case .source: command = .source(LineParser.file(try required()))
+    case .save: command = .save(LineParser.file(try required(by: name)))
+    case .source: command = .source(LineParser.file(try required(by: name)))
     case .help:
       if let word = try optional() {
         command = .help(try LineParser.topic(word))
@@ -315,41 +334,65 @@ public struct LineParser: IteratorProtocol {
       }
     case .quit, .exit: command = .quit
     }
-    if let extra = try optional() {
-      throw Failure(
-        message: "unexpected argument '\(extra.text)' (usage: \(name.usage))", offset: extra.start)
-    }
+    if let extra = try optional() { throw LineParser.unexpected(extra, by: name) }
     return command
+  }
+
+  @inline(never)
+  private static func missingArgument(_ name: CommandName, at offset: Int) -> Failure {
+    Failure(message: "missing argument (usage: \(name.usage))", offset: offset)
+  }
+
+  @inline(never)
+  private static func unexpected(_ extra: Word, by name: CommandName) -> Failure {
+    Failure(
+      message: "unexpected argument '\(extra.text)' (usage: \(name.usage))", offset: extra.start)
   }
 
   // MARK: Argument values
 
+  @inline(__always)
   private static func card(_ word: Word) throws(Failure) -> Card {
-    guard !word.isQuoted, let card = Card(parsing: word.bytes) else {
-      throw Failure(message: "invalid card '\(word.text)'", offset: word.start)
-    }
+    guard !word.isQuoted, let card = Card(parsing: word.bytes) else { throw invalidCard(word) }
     return card
   }
 
+  @inline(never)
+  private static func invalidCard(_ word: Word) -> Failure {
+    Failure(message: "invalid card '\(word.text)'", offset: word.start)
+  }
+
+  @inline(__always)
   private static func position(_ word: Word) throws(Failure) -> Int {
     try wholeNumber(word, naming: "position")
   }
 
+  @inline(__always)
   private static func count(_ word: Word) throws(Failure) -> Int {
     try wholeNumber(word, naming: "count")
   }
 
+  @inline(__always)
   private static func version(_ word: Word) throws(Failure) -> Int {
     try wholeNumber(word, naming: "version", from: 0)
   }
 
   /// A position or a count (1 to 9223372036854775807), or a version (0 to
-  /// that). Digits past the top say so, not that a number was expected.
-  private static func wholeNumber(_ word: Word, naming what: String, from least: UInt64 = 1)
+  /// that).
+  @inline(__always)
+  private static func wholeNumber(_ word: Word, naming what: StaticString, from least: UInt64 = 1)
     throws(Failure) -> Int
   {
     let value = number(word)
     if let value, value >= least, value <= UInt64(Int.max) { return Int(value) }
+    throw invalidNumber(word, value, naming: what, from: least)
+  }
+
+  /// Digits past the top say so, not that a number was expected.
+  @inline(never)
+  private static func invalidNumber(
+    _ word: Word, _ value: UInt64?, naming what: StaticString, from least: UInt64
+  ) -> Failure {
     let allDigits =
       !word.isQuoted && !word.bytes.isEmpty
       && word.bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
@@ -358,7 +401,7 @@ public struct LineParser: IteratorProtocol {
     let expected =
       tooLarge
       ? "at most \(Int.max)" : "expected a whole number of \(least) or more"
-    throw Failure(message: "invalid \(what) '\(word.text)': \(expected)", offset: word.start)
+    return Failure(message: "invalid \(what) '\(word.text)': \(expected)", offset: word.start)
   }
 
   private static func limit(_ word: Word) throws(Failure) -> Int {
@@ -392,11 +435,13 @@ public struct LineParser: IteratorProtocol {
   }
 
   /// Decimal digits only, no sign; nil when empty, not digits, or over 2^64-1.
+  @inline(__always)
   private static func number(_ word: Word) -> UInt64? {
     guard !word.isQuoted else { return nil }
     return UInt64(decimalDigits: word.bytes)
   }
 
+  @inline(never)
   private static func unknown(_ word: Word) -> Failure {
     var message = "unknown command '\(word.text)'"
     if let name = suggestion(for: String(decoding: word.bytes, as: UTF8.self)) {
@@ -405,10 +450,14 @@ public struct LineParser: IteratorProtocol {
     return Failure(message: message, offset: word.start)
   }
 
+  @inline(__always)
   private static func checkQuote(_ word: Word) throws(Failure) {
-    if word.quoting == .unterminated {
-      throw Failure(message: "unterminated quote", offset: word.start)
-    }
+    if word.quoting == .unterminated { throw unterminated(word) }
+  }
+
+  @inline(never)
+  private static func unterminated(_ word: Word) -> Failure {
+    Failure(message: "unterminated quote", offset: word.start)
   }
 
   // MARK: Encoding
