@@ -132,7 +132,7 @@ public struct History: Sendable {
 
   /// Adds `version` as a child of the current one and makes it current; it
   /// becomes the current version's redo child. Constant time.
-  mutating func push(_ version: Version) {
+  mutating func push(_ version: consuming Version) {
     let parent = cursor
     let number = count
     // The skew-binary jump pointer (Myers): twice the parent's jump when
@@ -273,7 +273,7 @@ private final class Store: @unchecked Sendable {
     state.pointee.chunks[number >> Store.chunkShift] + (number & (Store.chunkSize - 1))
   }
 
-  func append(_ entry: Entry) {
+  func append(_ entry: consuming Entry) {
     let count = state.pointee.count
     let slot = count & (Store.chunkSize - 1)
     if slot == 0 { state.pointee.chunks.append(.allocate(capacity: Store.chunkSize)) }

@@ -21,7 +21,9 @@ public struct LineParser: IteratorProtocol {
 
   private let line: UnsafeBufferPointer<UInt8>
   private var offset = 0
-  private var finished = false
+  /// Whether the line is read to its end: the next item is `.end`. A loop
+  /// that asks saves a call per line.
+  public private(set) var finished = false
   private var checkedEncoding = false
   /// The last offset whose column is known, for counting columns in one pass.
   private var counted = (offset: 0, column: 1)

@@ -303,8 +303,8 @@ private struct NameTable: Sendable {
             let names = slots.baseAddress
           else { return }
           var end = 0
-          for index in 0..<count {
-            let i = Int(hand[index].index)
+          hand.forEachCard { card in
+            let i = Int(card.index)
             // The whole slot, space and padding too: one 16-byte copy.
             (start + end).copyMemory(from: names + NameTable.slot * i, byteCount: NameTable.slot)
             end += Int(lengths[i]) + 1
