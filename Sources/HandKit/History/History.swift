@@ -273,6 +273,7 @@ private final class Store: @unchecked Sendable {
     state.pointee.chunks[number >> Store.chunkShift] + (number & (Store.chunkSize - 1))
   }
 
+  @inline(__always)
   func append(_ entry: consuming Entry) {
     let count = state.pointee.count
     let slot = count & (Store.chunkSize - 1)

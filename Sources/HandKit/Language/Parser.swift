@@ -175,10 +175,13 @@ public struct LineParser: IteratorProtocol {
   /// command costs one call, not one per word.
   @inline(__always)
   private mutating func nextWord() -> Word? {
-    while offset < line.count, isBlank(line[offset]) { offset += 1 }
-    guard offset < line.count else { return nil }
-    let start = offset
-    switch line[offset] {
+    // A local index, stored back once: `offset` lives in memory.
+    var i = offset
+    while i < line.count, isBlank(line[i]) { i += 1 }
+    offset = i
+    guard i < line.count else { return nil }
+    let start = i
+    switch line[i] {
     case UInt8(ascii: ";"): return nil
     case UInt8(ascii: "#"):
       offset = line.count
@@ -186,12 +189,13 @@ public struct LineParser: IteratorProtocol {
     case UInt8(ascii: "\""):
       return quotedWord(from: start)
     default:
-      while offset < line.count {
-        let byte = line[offset]
+      while i < line.count {
+        let byte = line[i]
         if isBlank(byte) || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#") { break }
-        offset += 1
+        i += 1
       }
-      return word(start, offset)
+      offset = i
+      return word(start, i)
     }
   }
 
