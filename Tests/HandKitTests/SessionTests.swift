@@ -184,25 +184,25 @@ import Testing
 }
 
 @Suite struct SpellingTests {
-  /// `history` writes a command as typed (`del 02`), except `add` (with its
-  /// card) and `new` (with its seed).
-  @Test func historyKeepsPaddedNumbersAsWritten() {
+  /// `history` writes a command in canonical form, whatever was typed:
+  /// `del 02` is `del 2`, `add` has its card and `new` its seed.
+  @Test func historyWritesTheCanonicalForm() {
     let bytes = Array("del 02; mv 1 2; limit 007; new 0042".utf8)
     var session = Session(seed: 42, limit: 5)
     for _ in 0..<3 { _ = session.run(.add(nil)) { 0 } }
     bytes.withUnsafeBufferPointer { buffer in
       var parser = LineParser(buffer)
       while let item = parser.next() {
-        guard case .command(let command, let span) = item else { continue }
-        _ = try? session.apply(command, written: parser.unusualSpelling(of: span)) { 0 }
+        guard case .command(let command, _) = item else { continue }
+        _ = try? session.apply(command) { 0 }
       }
     }
     let history = session.history
     #expect(
       (4..<history.count).map { history.commandText(of: $0, ascii: true) } == [
-        "del 02", "mv 1 2", "limit 007", "new 42",
+        "del 2", "mv 1 2", "limit 7", "new 42",
       ])
-    // A new branch keeps the spellings of the versions it branches off.
+    // A new branch leaves the versions it branches off as they were.
     _ = session.run(.undo(3)) { 0 }
     _ = session.run(.limit(9)) { 0 }
     #expect(session.history.count == 9)

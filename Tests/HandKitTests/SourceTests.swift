@@ -28,8 +28,13 @@ import Testing
       log.append(diagnostic(message, at: location))
     }
 
-    mutating func save(_ script: String, to file: String) -> String? {
-      files[file] = Array(script.utf8)
+    mutating func diagnose(_ message: String, in source: String) {
+      takeOutput()
+      log.append(diagnostic(message, in: source))
+    }
+
+    mutating func save(_ script: SavedScript, to file: String) -> String? {
+      files[file] = Array(script.text.utf8)
       return nil
     }
 

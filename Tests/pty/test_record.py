@@ -179,3 +179,20 @@ def test_saves_are_recorded_with_what_they_print_in_a_test(box):
     )
     assert (box.cwd / "kept.hand").exists()
     assert run_test(box, "r.hand").returncode == 0
+
+
+def test_a_typed_new_keeps_its_own_seed_after_a_sourced_new(box):
+    # The sourced file draws a seed before the typed `new` does: the typed
+    # one is written with the seed it drew, never the file's.
+    (box.cwd / "fresh.hand").write_text("new\n", encoding="utf-8")
+    sh = box.spawn("--seed", "42", "--quiet", "--record", "r.hand")
+    sh.first_prompt()
+    out = sh.command("source fresh.hand; deck; new; deck")
+    assert len(out) == 2
+    sourced = out[0].split("seed ")[1]
+    typed = out[1].split("seed ")[1]
+    assert sourced != typed
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
+    lines = (box.cwd / "r.hand").read_text(encoding="utf-8").splitlines()
+    assert lines[1] == f"source fresh.hand; deck; new {typed}; deck"

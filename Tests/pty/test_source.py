@@ -5,7 +5,7 @@ import subprocess
 import threading
 import time
 
-from conftest import PROMPT
+from conftest import PROMPT, clean
 
 
 def test_source_at_the_prompt_runs_each_command_as_typed(box):
@@ -100,3 +100,72 @@ def test_record_keeps_the_source_line_and_its_blocks(box):
         [str(box.binary), "--test", "r.hand"], cwd=box.cwd, capture_output=True, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ctrl_c_abandons_a_source_whose_read_never_blocks(box):
+    # A writer that keeps the FIFO full: each read returns at once, so no
+    # read is ever interrupted. Ctrl-C still abandons the source, and
+    # nothing of the file runs. The writer stops after WRITE_CAP bytes (a
+    # handsh that ignored the Ctrl-C then waits, and the test fails).
+    path = box.cwd / "fifo"
+    os.mkfifo(path)
+    done = threading.Event()
+    cap = 200 << 20
+    chunk = b"add\n" * (1 << 18)
+
+    def writer():
+        fd = os.open(path, os.O_WRONLY)
+        written = 0
+        try:
+            while written < cap and not done.is_set():
+                written += os.write(fd, chunk)
+            done.wait(30)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    time.sleep(0.2)
+    try:
+        sh = box.spawn("--seed", "42", "--quiet")
+        sh.first_prompt()
+        sh.child.send("source fifo; add\r")
+        time.sleep(0.5)
+        sh.child.sendintr()
+        sh.child.expect_exact("error: cannot read fifo: Interrupted system call")
+        sh.child.expect_exact(PROMPT)
+        sh.settle()
+        assert sh.command("show") == ["(empty)"]
+        sh.child.sendeof()
+        assert sh.wait_exit() == 0
+    finally:
+        done.set()
+        thread.join(5)
+
+
+def test_ctrl_c_stops_a_running_source_after_the_command_in_progress(box):
+    # A million moves take seconds to run: Ctrl-C ends the source after
+    # the command in progress; the versions made stay, the rest of the file
+    # and of the line are skipped, and nothing but ^C is shown.
+    # Its first command shows when the run has started.
+    (box.cwd / "long.hand").write_text(
+        "save /dev/stdout; add; add\n" + "mv 1 2\n" * 1_000_000, encoding="utf-8"
+    )
+    sh = box.spawn("--seed", "42", "--quiet")
+    sh.first_prompt()
+    sh.child.send("source long.hand; deck\r")
+    sh.child.expect_exact("limit 5", timeout=40)
+    time.sleep(0.3)
+    sh.child.sendintr()
+    before = clean(sh.prompt())
+    assert "error" not in before
+    assert "in deck" not in before
+    sh.settle()
+    assert sh.command("goto 3; show") == ["1  7♥", "2  3♣"]
+    assert sh.command("goto 2; show") == ["1  3♣", "2  7♥"]
+    out = sh.command("goto 1000000")
+    assert out and out[0].startswith("error: no version 1000000 (versions 0 to ")
+    sh.child.sendeof()
+    assert sh.wait_exit() == 0

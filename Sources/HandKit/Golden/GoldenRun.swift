@@ -91,15 +91,20 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     lines.append(OutputLine(.stderr, Array(diagnostic(message, at: location).utf8)))
   }
 
+  mutating func diagnose(_ message: String, in source: String) {
+    takeOutput()
+    lines.append(OutputLine(.stderr, Array(diagnostic(message, in: source).utf8)))
+  }
+
   /// `save /dev/stdout` and `save /dev/stderr` write the script into the
   /// test's blocks, so a test can check what `save` writes; every other
   /// name goes to the test's memory.
-  mutating func save(_ script: String, to file: String) -> String? {
+  mutating func save(_ script: SavedScript, to file: String) -> String? {
     guard file == savedToStdout || file == savedToStderr else {
-      return effects.save(script, to: file)
+      return effects.save(script.text, to: file)
     }
     takeOutput()
-    var pieces = Array(script.utf8).split(separator: 0x0A, omittingEmptySubsequences: false)
+    var pieces = Array(script.text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false)
     if pieces.last?.isEmpty == true { pieces.removeLast() }
     let stream: GoldenStream = file == savedToStdout ? .stdout : .stderr
     for piece in pieces { lines.append(OutputLine(stream, Array(piece))) }

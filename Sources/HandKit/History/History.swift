@@ -17,9 +17,6 @@ public struct History: Sendable {
   private var seeds: [UInt64]
   /// For each game, the number of the version that starts it.
   private var gameStarts: [Int]
-  /// The few commands written otherwise than `history` would write them
-  /// (`del 02`), by version number, in increasing order.
-  private var spellings: [(version: Int, text: String)] = []
   /// Where the chain of redo children from the current version ends, when
   /// known: then `redo N` is a jump back from it, not N hops forward.
   private var tip: Int? = 0
@@ -103,31 +100,12 @@ public struct History: Sendable {
     return (number, steps)
   }
 
-  /// The command that made version `number`, as `history` writes it: as
-  /// written with single spaces, `add` with its card, `new` with its seed.
+  /// The command that made version `number`, as `history` writes it: in
+  /// canonical form, whatever was typed (`del 02` is `del 2`), `add` with
+  /// its card, `new` with its seed. Only the step is kept, never the text.
   public func commandText(of number: Int, ascii: Bool) -> String {
     let version = self[number]
-    if case .add = version.step {
-    } else if let spelled = spelling(of: number) {
-      return spelled
-    }
     return version.step.text(seed: seed(of: version), ascii: ascii)
-  }
-
-  private func spelling(of number: Int) -> String? {
-    guard let last = spellings.last, last.version >= number else { return nil }
-    var (low, high) = (0, spellings.count)
-    while low < high {
-      let middle = (low + high) / 2
-      if spellings[middle].version < number { low = middle + 1 } else { high = middle }
-    }
-    return low < spellings.count && spellings[low].version == number ? spellings[low].text : nil
-  }
-
-  /// Records how the current version's command was written, when that
-  /// differs from how `history` would write it.
-  mutating func spell(_ text: String) {
-    spellings.append((cursor, text))
   }
 
   /// Adds `version` as a child of the current one and makes it current; it
@@ -318,6 +296,6 @@ extension History: Equatable {
     // `tip` is a cache of what the links say.
     a.cursor == b.cursor && a.store.equals(b.store)
       && a.seeds == b.seeds
-      && a.gameStarts == b.gameStarts && a.spellings.elementsEqual(b.spellings, by: ==)
+      && a.gameStarts == b.gameStarts
   }
 }

@@ -30,9 +30,6 @@ public struct LineParser: IteratorProtocol {
   /// The span of the command being read: its first word's start to its
   /// last word's end.
   private var command = 0..<0
-  /// Whether an argument of the last command read starts with a zero and
-  /// goes on (`del 02`): then `history` must show it as written.
-  private(set) var lastCommandHasPaddedNumber = false
 
   /// `knownASCII` skips the UTF-8 check for a line the caller has already
   /// seen to be ASCII (a whole file is checked at once, far faster).
@@ -79,14 +76,6 @@ public struct LineParser: IteratorProtocol {
     var words: [[UInt8]] = []
     while let word = parser.nextWord() { words.append(Array(word.bytes)) }
     return words
-  }
-
-  /// The last command read (whose span is `span`) as written, words joined
-  /// by single spaces, when a number in it has leading zeros (`del 02`): how
-  /// `history` must show it. Nil when `history`'s own spelling is the same.
-  public func unusualSpelling(of span: Range<Int>) -> String? {
-    guard lastCommandHasPaddedNumber else { return nil }
-    return words(in: span).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
   }
 
   /// The next command or syntax error of the line, or nil at its end.
@@ -237,7 +226,6 @@ public struct LineParser: IteratorProtocol {
   @inline(__always)
   private mutating func parseCommand(_ first: Word) -> ParsedItem {
     command = first.start..<first.end
-    lastCommandHasPaddedNumber = false
     do throws(Failure) {
       let parsed = try parseArguments(of: try name(first))
       return .command(parsed, span: command)
@@ -272,9 +260,6 @@ public struct LineParser: IteratorProtocol {
   private mutating func optional() throws(Failure) -> Word? {
     guard let word = nextWord() else { return nil }
     try LineParser.checkQuote(word)
-    if word.bytes.count > 1, word.bytes[0] == UInt8(ascii: "0") {
-      lastCommandHasPaddedNumber = true
-    }
     command = command.lowerBound..<word.end
     return word
   }

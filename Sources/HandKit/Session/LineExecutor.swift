@@ -18,13 +18,21 @@ public protocol CommandSink {
   /// A syntax error or a failed command on a line of a sourced file: always
   /// `FILE:LINE:COLUMN: error: MESSAGE`, at the prompt and in tests too.
   mutating func diagnose(_ message: String, at location: SourceLocation)
-  /// `save FILE`: writes `script`; the reason when it cannot.
-  mutating func save(_ script: String, to file: String) -> String?
+  /// A diagnostic about a whole text, with no line: `SOURCE: error:
+  /// MESSAGE` (the error limit's `too many errors, stopping`).
+  mutating func diagnose(_ message: String, in source: String)
+  /// `save FILE`: writes `script`, made as it is written; the reason when
+  /// it cannot.
+  mutating func save(_ script: SavedScript, to file: String) -> String?
   /// `source FILE`: the file's bytes, whole, or up to a line longer than
-  /// `LineParser.maximumLineLength` (reading may stop there).
+  /// `LineParser.maximumLineLength`, or up to where its errors pass
+  /// `ErrorLimit.count` (reading may stop there: `ErrorCounter`).
   mutating func read(_ file: String) -> Result<[UInt8], ReadFailure>
   /// `new` without a seed.
   mutating func freshSeed() -> UInt64
+  /// `new` without a seed, typed (`sourced` false) or on a line of a
+  /// sourced file: `--record` writes a typed `new` with the seed it drew.
+  mutating func freshSeed(sourced: Bool) -> UInt64
   /// After each command that ran, and between the pieces of a long output:
   /// false stops the line (a failed write).
   mutating func commandDone() -> Bool
@@ -36,6 +44,7 @@ public protocol CommandSink {
 extension CommandSink {
   @inlinable public mutating func commandDone() -> Bool { true }
   @inlinable public mutating func commandFailed(span: Range<Int>) {}
+  @inlinable public mutating func freshSeed(sourced: Bool) -> UInt64 { freshSeed() }
 }
 
 /// How the commands of a line ended.
@@ -128,9 +137,8 @@ public struct LineExecutor: Sendable {
     if echo { renderer.writeEcho(parser.words(in: span), to: &sink.out) }
     var failure: CommandError?
     do throws(CommandError) {
-      let outcome = try session.apply(command, written: spelling(command, span, parser)) {
-        sink.freshSeed()
-      }
+      let sourced = !sources.isEmpty
+      let outcome = try session.apply(command) { sink.freshSeed(sourced: sourced) }
       switch outcome {
       // The hand line after a change, nearly every command's outcome, is
       // written here: calling `show` copied the whole executor first.
@@ -181,11 +189,17 @@ public struct LineExecutor: Sendable {
     defer { sources.removeLast() }
     return try text.withUnsafeBufferPointer { text throws(CommandError) -> Bool in
       let ascii = LineParser.isASCII(text)
-      // The whole file first: any syntax error, and none of it runs.
+      // The whole file first: any syntax error, and none of it runs. At
+      // most `ErrorLimit.count` are reported; the next one stops the check.
       var errors = 0
+      var stopped = false
       var lines = SourcedLines(text)
-      while let line = lines.next() {
+      check: while let line = lines.next() {
         guard let bytes = line.bytes else {
+          guard errors < ErrorLimit.count else {
+            stopped = true
+            break check
+          }
           sink.diagnose(
             LineParser.tooLongMessage,
             at: SourceLocation(source: shown, line: line.number, column: 1))
@@ -197,6 +211,10 @@ public struct LineExecutor: Sendable {
           let item = parser.nextItem()
           if case .end = item { break }
           if case .error(let error) = item {
+            guard errors < ErrorLimit.count else {
+              stopped = true
+              break check
+            }
             sink.diagnose(
               error.message,
               at: SourceLocation(source: shown, line: line.number, column: error.column))
@@ -204,6 +222,7 @@ public struct LineExecutor: Sendable {
           }
         }
       }
+      if stopped { sink.diagnose(ErrorLimit.message, in: shown) }
       guard errors == 0 else { throw .sourceFailed }
       var failed = false
       lines = SourcedLines(text)
@@ -228,16 +247,6 @@ public struct LineExecutor: Sendable {
       }
       if failed { throw .sourceFailed }
       return true
-    }
-  }
-
-  /// How `history` must write a change typed with padded numbers (`del 02`).
-  @usableFromInline func spelling(_ command: Command, _ span: Range<Int>, _ parser: LineParser)
-    -> String?
-  {
-    switch command {
-    case .delete, .move, .limit(.some): parser.unusualSpelling(of: span)
-    default: nil
     }
   }
 

@@ -12,7 +12,7 @@ public enum Outcome: Sendable, Equatable {
   case limit(Int)
   case help(CommandName?)
   /// Write `script` to `file` (I/O is the shell's job).
-  case save(file: String, script: String)
+  case save(file: String, script: SavedScript)
   /// Run the script `file` in this session (reading it is the shell's job).
   case source(file: String)
   case quit

@@ -30,10 +30,8 @@ public struct Session: Sendable {
   }
 
   /// Runs `command`, throwing its failure; on failure nothing changes.
-  /// `written` is the command as typed, words joined by single spaces, when
-  /// that differs from how `history` would write it (`del 02`).
   public mutating func apply(
-    _ command: Command, written: String? = nil, freshSeed: () -> UInt64
+    _ command: Command, freshSeed: () -> UInt64
   ) throws(CommandError) -> Outcome {
     let now = history.current
     switch command {
@@ -59,13 +57,11 @@ public struct Session: Sendable {
         .add(card))
     case .delete(let position):
       let index = try now.index(of: position)
-      push(now, hand: now.hand.removing(at: index), .delete(UInt8(position)), written: written)
+      push(now, hand: now.hand.removing(at: index), .delete(UInt8(position)))
     case .move(let from, let to):
       let (a, b) = (try now.index(of: from), try now.index(of: to))
       guard a != b else { return .nothing }
-      push(
-        now, hand: now.hand.moving(from: a, to: b), .move(UInt8(from), UInt8(to)),
-        written: written)
+      push(now, hand: now.hand.moving(from: a, to: b), .move(UInt8(from), UInt8(to)))
     case .undo(let steps):
       let depth = history.undoDepth
       guard depth > 0 else { throw .nothingToUndo }
@@ -95,7 +91,6 @@ public struct Session: Sendable {
       history.push(
         Version(
           hand: now.hand, deck: now.deck, game: now.game, limit: limit, step: .limit(UInt8(limit))))
-      if let written { history.spell(written) }
     case .expect(let cards):
       guard Hand(cards) == now.hand else {
         throw .unexpectedHand(expected: cards, actual: now.hand)
@@ -104,7 +99,7 @@ public struct Session: Sendable {
     case .show: return .show
     case .deck: return .deck
     case .history: return .history
-    case .save(let file): return .save(file: file, script: saveScript())
+    case .save(let file): return .save(file: file, script: SavedScript(history))
     case .source(let file): return .source(file: file)
     case .help(let topic): return .help(topic)
     case .quit: return .quit
@@ -112,32 +107,84 @@ public struct Session: Sendable {
     return .changed
   }
 
-  /// Adds the version that `step` makes of `now`; `written` is how the
-  /// command was typed, when `history` must show it so.
-  private mutating func push(
-    _ now: Version, hand: Hand, deck: Deck? = nil, _ step: Step, written: String? = nil
-  ) {
+  /// Adds the version that `step` makes of `now`.
+  private mutating func push(_ now: Version, hand: Hand, deck: Deck? = nil, _ step: Step) {
     history.push(
       Version(hand: hand, deck: deck ?? now.deck, game: now.game, limit: now.limit, step: step))
-    if let written { history.spell(written) }
   }
 
-  /// A script that rebuilds the current version (handsh(1), COMMANDS, save): the game's seed,
-  /// its starting limit, then the path from the game's start, cards in ASCII.
-  public func saveScript() -> String {
-    let now = history.current
-    let start = history.start(of: now)
-    let seed = history.seed(of: now)
-    // The path up from the current version to the game's start, reversed.
-    var steps: [String] = []
-    var number = history.cursor
-    while number != start, let parent = history.parent(of: number) {
-      steps.append(history[number].step.text(seed: seed, ascii: true))
-      number = parent
+  /// A script that rebuilds the current version (handsh(1), COMMANDS,
+  /// save), whole: for tests.
+  public func saveScript() -> String { SavedScript(history).text }
+}
+
+/// A script that rebuilds a version (handsh(1), COMMANDS, save): the game's
+/// seed, its starting limit, then the path from the game's start, cards in
+/// ASCII. It is made as it is written, a chunk at a time, so a path of a
+/// million versions costs no more memory than a short one: the path is
+/// walked in blocks, each found from the end with the jump pointers.
+public struct SavedScript: Sendable, Equatable {
+  private let history: History
+  /// The version the script rebuilds.
+  private let target: Int
+
+  /// The script of the current version of `history`.
+  public init(_ history: History) {
+    self.history = history
+    target = history.cursor
+  }
+
+  /// How many versions' steps go into one block of the path.
+  private static let block = 4096
+
+  /// Hands `body` the script in order, in chunks of about `size` bytes
+  /// (each whole lines); stops as soon as `body` answers false. False when
+  /// it stopped so.
+  @discardableResult
+  public func write(chunkSize size: Int = 1 << 16, _ body: ([UInt8]) -> Bool) -> Bool {
+    let version = history[target]
+    let start = history.start(of: version)
+    let seed = history.seed(of: version)
+    var chunk: [UInt8] = []
+    chunk.reserveCapacity(size + 64)
+    chunk.append(
+      contentsOf: "#!/usr/bin/env handsh\nnew \(seed)\nlimit \(history[start].limit)\n".utf8)
+    let first = history.depth(of: start) + 1
+    let last = history.depth(of: target)
+    var numbers: [Int] = []
+    numbers.reserveCapacity(SavedScript.block)
+    var depth = first
+    while depth <= last {
+      let end = min(depth + SavedScript.block - 1, last)
+      // The versions at depths `depth...end` on the path, found from the
+      // one at `end`, then put in order.
+      numbers.removeAll(keepingCapacity: true)
+      var number = history.ancestor(of: target, atDepth: end)
+      for _ in depth...end {
+        numbers.append(number)
+        number = history.parent(of: number) ?? 0
+      }
+      for number in numbers.reversed() {
+        chunk.append(contentsOf: history[number].step.text(seed: seed, ascii: true).utf8)
+        chunk.append(0x0A)
+        if chunk.count >= size {
+          guard body(chunk) else { return false }
+          chunk.removeAll(keepingCapacity: true)
+        }
+      }
+      depth = end + 1
     }
-    let lines =
-      ["#!/usr/bin/env handsh", "new \(seed)", "limit \(history[start].limit)"] + steps.reversed()
-    return lines.joined(separator: "\n") + "\n"
+    return chunk.isEmpty || body(chunk)
+  }
+
+  /// The whole script at once (a golden test keeps it in memory).
+  public var text: String {
+    var bytes: [UInt8] = []
+    write { chunk in
+      bytes += chunk
+      return true
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 }
 

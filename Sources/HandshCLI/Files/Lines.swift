@@ -62,9 +62,15 @@ private func newline(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> In
 package struct TextLines: LineSource {
   package let text: [UInt8]
   package var limit = lineLimit
+  /// The text so far of a file still being read: a last line without its
+  /// `\n` is not handed on yet.
+  package var partial = false
   /// Where reading starts: the offset of a line's first byte, and its
   /// number.
   private var from = (offset: 0, line: 1)
+  /// Where the first line not handed on whole starts, and its number: the
+  /// `start` of a later pass over more of the text.
+  package private(set) var next = (offset: 0, line: 1)
 
   package init(text: [UInt8], limit: Int = lineLimit) {
     self.text = text
@@ -79,20 +85,27 @@ package struct TextLines: LineSource {
   }
 
   package mutating func forEachLine(_ body: (LineEvent) -> Bool) {
-    let limit = limit
-    let from = from
+    let (limit, from, partial) = (limit, from, partial)
+    next = from
+    var next = from
+    defer { self.next = next }
     text.withUnsafeBufferPointer { text in
-      let ascii = LineParser.isASCII(text)
+      guard from.offset < text.count else { return }
+      // Only what this pass reads: a text read in pieces is looked at once.
+      let ascii = LineParser.isASCII(UnsafeBufferPointer(rebasing: text[from.offset...]))
       var start = from.offset
       var number = from.line - 1
       while start < text.count {
-        let end = newline(in: text, from: start) ?? text.count
+        let found = newline(in: text, from: start)
+        if found == nil, partial { return }
+        let end = found ?? text.count
         number += 1
         let bytes = UnsafeBufferPointer(rebasing: text[start..<end])
         guard emit(bytes, number: number, ascii: ascii, limit: limit, offset: start, body),
           bytes.count <= limit
         else { return }
         start = end + 1
+        next = (start, number + 1)
       }
     }
   }
@@ -260,8 +273,21 @@ struct FileText {
 ///   `wait`, so no open ever hangs on a FIFO with no writer.
 /// A failure's operation is `cannot open` when the file cannot be opened
 /// or is not one that can be read, `cannot read` when reading it failed.
+/// - with a `sizeLimit`, a file larger than that is `tooLarge` (golden
+///   tests): a regular file's size is looked at before a byte is read, and
+///   one that grows past the limit while it is read stops there;
+/// - `observe`, when given, sees the text read so far after each read
+///   (`final` once the text is all there) and stops the reading early by
+///   answering false: the check of a text runs as it is read, and stops
+///   reading at its error limit (`ErrorLimit`), so endless noise ends at
+///   once;
+/// - at the prompt, Ctrl-C (or a signal that ends handsh) abandons the
+///   reading with `Interrupted system call`, looked at between two reads,
+///   so a read that never blocks (an endless device, a growing file) is
+///   abandoned too (handsh(1), THE PROMPT).
 func readFile(
-  _ path: [UInt8], others: OtherFiles = .wait, whole: Bool = false
+  _ path: [UInt8], others: OtherFiles = .wait, whole: Bool = false, sizeLimit: Int? = nil,
+  observe: (_ text: [UInt8], _ final: Bool) -> Bool = { _, _ in true }
 ) -> Result<FileText, SystemError> {
   let shown = safeText(path)
   let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (others == .wait ? 0 : O_NONBLOCK)
@@ -277,6 +303,9 @@ func readFile(
   if others == .refuse {
     guard kind == S_IFREG else { return .failure(.notRegular("cannot open", path: shown)) }
   }
+  if let sizeLimit, kind == S_IFREG, Int(clamping: status.st_size) > sizeLimit {
+    return .failure(.tooLarge("cannot read", path: shown))
+  }
   if kind == S_IFREG { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
   var text: [UInt8] = []
   // Room for a regular file's text at once, saving the copies and page
@@ -287,6 +316,11 @@ func readFile(
   // Where the line being read started.
   var lineStart = 0
   while true {
+    // At the prompt, Ctrl-C or a signal that ends handsh abandons the
+    // reading, also when no read ever waits; other signals do not.
+    if handsh_prompt_interrupted() != 0 {
+      return .failure(SystemError("cannot read", path: shown, code: EINTR))
+    }
     let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     if count < 0 {
       var code = errno
@@ -295,13 +329,18 @@ func readFile(
         if poll(&ready, 1, -1) >= 0 { continue }
         code = errno
       }
-      // At the prompt, Ctrl-C or a signal that ends handsh abandons a read
-      // that waits (handsh(1), THE PROMPT); other signals do not.
-      if code == EINTR, handsh_prompt_interrupted() == 0 { continue }
+      if code == EINTR { continue }
       return .failure(SystemError("cannot read", path: shown, code: code))
     }
-    if count == 0 { return .success(FileText(bytes: text, status: status)) }
+    if count == 0 {
+      _ = observe(text, true)
+      return .success(FileText(bytes: text, status: status))
+    }
+    if let sizeLimit, text.count + count > sizeLimit {
+      return .failure(.tooLarge("cannot read", path: shown))
+    }
     let from = text.count
+    if text.count + count > text.capacity { grow(&text, toHold: text.count + count) }
     text.append(contentsOf: chunk[..<count])
     if whole { continue }
     text.withUnsafeBufferPointer { text in
@@ -311,8 +350,42 @@ func readFile(
         at = end + 1
       }
     }
-    if text.count - lineStart > lineLimit { return .success(FileText(bytes: text, status: status)) }
+    // The text now ends inside a line too long: the check ends there.
+    let ended = text.count - lineStart > lineLimit
+    if !observe(text, ended) || ended { return .success(FileText(bytes: text, status: status)) }
   }
+}
+
+/// Gives `text` room for `needed` bytes, twice its room at least, without
+/// the peak of an ordinary growth, where the old and the new copy of the
+/// whole text are in memory at once: the text moves a mebibyte at a time,
+/// and the pages of the old copy that have moved are given back to the
+/// system at once (`MADV_DONTNEED`). So memory never holds much more than
+/// the text read: the room not yet written to costs nothing (handsh(1),
+/// LIMITS). `text` is the reader's own: nothing else holds it.
+func grow(_ text: inout [UInt8], toHold needed: Int) {
+  var bigger: [UInt8] = []
+  bigger.reserveCapacity(max(needed, text.capacity * 2))
+  let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
+  let piece = 1 << 20
+  text.withUnsafeBufferPointer { old in
+    guard let base = old.baseAddress else { return }
+    let address = Int(bitPattern: base)
+    var at = 0
+    while at < old.count {
+      let end = min(at + piece, old.count)
+      bigger.append(contentsOf: UnsafeBufferPointer(rebasing: old[at..<end]))
+      // Whole pages only, and never the first or the last of the buffer,
+      // where the allocator keeps its own words.
+      let first = (address + max(at, page) + page - 1) / page * page
+      let last = (address + min(end, old.count - page)) / page * page
+      if last > first, let start = UnsafeMutableRawPointer(bitPattern: first) {
+        _ = madvise(start, last - first, MADV_DONTNEED)
+      }
+      at = end
+    }
+  }
+  text = bigger
 }
 
 /// Where the end of a file worth reading starts, found by reading

@@ -149,6 +149,12 @@ package struct SystemError: Error, Equatable, CustomStringConvertible {
     SystemError(operation, path: path, code: EINVAL, detail: "not a regular file")
   }
 
+  /// A golden test over the size limit (handsh(1), GOLDEN TESTS).
+  package static func tooLarge(_ operation: String, path: String) -> SystemError {
+    SystemError(
+      operation, path: path, code: EFBIG, detail: "too large for a golden test (over 64 MiB)")
+  }
+
   /// The reason as a message gives it: the system's words for the errno,
   /// or the detail.
   package var reason: String { detail ?? Platform.describe(code) }

@@ -35,8 +35,51 @@ import HandKit
 func writeFile(
   _ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)? = nil
 ) -> SystemError? {
+  writeFile(WriteSource(bytes), to: path, mayReplace: mayReplace)
+}
+
+/// `writeFile` of text made as it is written (`save`'s script).
+func writeFile(
+  _ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bool)? = nil
+) -> SystemError? {
   Platform.withoutSIGPIPE { write(bytes, to: path, mayReplace: mayReplace) }.map {
     SystemError("cannot write", path: safeText(path), code: $0)
+  }
+}
+
+/// What a writer writes: bytes held in memory, or made in chunks as they
+/// are written, so that a long saved script is never held whole (handsh(1),
+/// LIMITS). `chunks` hands its body each chunk in order and stops when the
+/// body answers false.
+struct WriteSource {
+  let chunks: ((UnsafeRawBufferPointer) -> Bool) -> Void
+
+  init(chunks: @escaping ((UnsafeRawBufferPointer) -> Bool) -> Void) { self.chunks = chunks }
+
+  init(_ bytes: [UInt8]) {
+    chunks = { body in _ = bytes.withUnsafeBytes(body) }
+  }
+
+  /// How many bytes there are, made once more and counted.
+  var count: Int {
+    var total = 0
+    chunks { chunk in
+      total += chunk.count
+      return true
+    }
+    return total
+  }
+
+  var isEmpty: Bool { count == 0 }
+
+  /// Writes every chunk into `fd`; the errno of a failure.
+  func write(into fd: Int32) -> Int32? {
+    var failure: Int32?
+    chunks { chunk in
+      failure = Platform.write(fd, chunk)
+      return failure == nil
+    }
+    return failure
   }
 }
 
@@ -71,7 +114,7 @@ private let maximumLinks = 40
 private let slash = UInt8(ascii: "/")
 
 /// `save`'s work; the errno of a failure.
-private func write(_ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)?) -> Int32? {
+private func write(_ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bool)?) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
   var path = path
   for _ in 0...maximumLinks {
@@ -126,9 +169,9 @@ private func linkTarget(_ path: [UInt8]) -> (text: [UInt8], target: [UInt8])? {
 /// Writes into handsh's own open descriptor `fd`, at its current place, as
 /// gawk writes `/dev/stdout`: never reopened, truncated or replaced. The
 /// errno of a failure; `EBADF` when `fd` is not open (or not for writing).
-private func writeIntoStream(_ bytes: [UInt8], _ fd: Int32) -> Int32? {
+private func writeIntoStream(_ bytes: WriteSource, _ fd: Int32) -> Int32? {
   guard fcntl(fd, F_GETFL) >= 0 else { return errno }
-  return bytes.withUnsafeBytes { Platform.write(fd, $0) }
+  return bytes.write(into: fd)
 }
 
 /// Writes into the file that is there, as `>` does: for FIFOs, devices and
@@ -136,7 +179,7 @@ private func writeIntoStream(_ bytes: [UInt8], _ fd: Int32) -> Int32? {
 /// `bytes` reserved before its old content is touched, so a full disk
 /// leaves it as it was. The errno of a failure.
 private func writeInPlace(
-  _ bytes: [UInt8], to path: [UInt8], mayReplace: (() -> Bool)? = nil
+  _ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bool)? = nil
 ) -> Int32? {
   if let mayReplace, !mayReplace() { return ECANCELED }
   var fd: Int32 = -1
@@ -148,16 +191,17 @@ private func writeInPlace(
   var status = stat()
   let regular = fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
   var failure: Int32?
-  if regular, !bytes.isEmpty {
-    let reserved = posix_fallocate(fd, 0, off_t(bytes.count))
+  let count = regular ? bytes.count : 0
+  if regular, count > 0 {
+    let reserved = posix_fallocate(fd, 0, off_t(count))
     // A file system that cannot reserve (EOPNOTSUPP) is written as before.
     if reserved != 0, reserved != EOPNOTSUPP, reserved != EINVAL { failure = reserved }
   }
   if failure == nil {
-    failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
+    failure = bytes.write(into: fd)
   }
   if failure == nil, regular {
-    if ftruncate(fd, off_t(bytes.count)) != 0 || fsync(fd) != 0 { failure = errno }
+    if ftruncate(fd, off_t(count)) != 0 || fsync(fd) != 0 { failure = errno }
   }
   if close(fd) != 0, failure == nil { failure = errno }
   return failure
@@ -169,7 +213,7 @@ private func writeInPlace(
 /// `original`, or the umask's default for a new file. Signals that end
 /// handsh wait until the temporary file is gone. The errno of a failure.
 private func replace(
-  _ path: [UInt8], with bytes: [UInt8], like original: stat? = nil,
+  _ path: [UInt8], with bytes: WriteSource, like original: stat? = nil,
   mayReplace: (() -> Bool)? = nil
 ) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
@@ -199,7 +243,7 @@ private func replace(
     if fchmod(fd, 0o666 & ~creationMask) != 0 { failure = errno }
   }
   if failure == nil {
-    failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
+    failure = bytes.write(into: fd)
   }
   if failure == nil, fsync(fd) != 0 { failure = errno }
   if close(fd) != 0, failure == nil { failure = errno }

@@ -125,9 +125,9 @@ package enum Handsh {
       case .command(let text):
         flow = runner.runText(text, name: "<command line>")
       case .script(let path):
-        switch readFile(path) {
-        case .success(let file):
-          flow = runner.runText(file.bytes, name: safeText(path))
+        switch runner.runScript(path, name: safeText(path)) {
+        case .success(let ran):
+          flow = ran
         case .failure(let error):
           Platform.printError("handsh: \(error)")
           return 2

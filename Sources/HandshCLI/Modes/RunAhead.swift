@@ -120,7 +120,9 @@ private struct HeldOutput: CommandSink {
 
   mutating func diagnose(_ message: String, at location: SourceLocation) {}
 
-  mutating func save(_ script: String, to file: String) -> String? {
+  mutating func diagnose(_ message: String, in source: String) {}
+
+  mutating func save(_ script: SavedScript, to file: String) -> String? {
     // Never reached: a save pauses the run ahead.
     "not run while the text is checked"
   }

@@ -1,3 +1,4 @@
+import CHandsh
 import HandKit
 
 /// What the loop does after a line.
@@ -91,31 +92,93 @@ struct Runner {
 
   // MARK: Whole runs
 
-  /// A SCRIPT or `-c` text (handsh(1), DESCRIPTION): nothing runs unless the
-  /// whole text is free of syntax errors. The commands run ahead while the
-  /// text is checked (`RunAhead`), and from where that paused once it is.
-  mutating func runText(_ text: [UInt8], name: String) -> Flow {
-    var lines = TextLines(text: text)
-    var ahead = RunAhead(from: session, enabled: !options.checkOnly)
+  /// The check of a whole text, made as the text arrives (`runText`,
+  /// `runScript`), with the commands run ahead meanwhile.
+  struct TextCheck {
+    var ahead: RunAhead
     var errors = 0
+    /// Where the next pass over more of the text starts.
+    var next = (offset: 0, line: 1)
+    /// The check ended: at the error limit, or at a line too long.
+    var ended = false
+  }
+
+  /// A `-c` text (handsh(1), DESCRIPTION): nothing runs unless the whole
+  /// text is free of syntax errors. The commands run ahead while the text
+  /// is checked (`RunAhead`), and from where that paused once it is.
+  mutating func runText(_ text: [UInt8], name: String) -> Flow {
+    var state = TextCheck(ahead: RunAhead(from: session, enabled: !options.checkOnly))
+    _ = check(text, final: true, name: name, &state)
+    return finish(text, name: name, state)
+  }
+
+  /// A SCRIPT, as `runText`, checked as it is read: reading stops where
+  /// the check does (a line too long, the error limit), so endless noise
+  /// ends at once. The read error when it cannot be read.
+  mutating func runScript(_ path: [UInt8], name: String) -> Result<Flow, SystemError> {
+    var state = TextCheck(ahead: RunAhead(from: session, enabled: !options.checkOnly))
+    let read = readFile(path) { text, final in check(text, final: final, name: name, &state) }
+    switch read {
+    case .success(let file):
+      return .success(finish(file.bytes, name: name, state))
+    case .failure(let error):
+      state.ahead.rollBack(&executor)
+      return .failure(error)
+    }
+  }
+
+  /// Checks the lines of `text` (all of it so far; `final` when it is all
+  /// there) that `state` has not checked yet, reporting each syntax error
+  /// up to the error limit, and at the next one `too many errors,
+  /// stopping` (handsh(1), LIMITS). False once the check has ended.
+  private mutating func check(
+    _ text: [UInt8], final: Bool, name: String, _ state: inout TextCheck
+  ) -> Bool {
+    guard !state.ended else { return false }
+    var lines = TextLines(text: text)
+    lines.partial = !final
+    lines.start(atOffset: state.next.offset, line: state.next.line)
+    var overLimit = false
     let tooLong = forEachItem(&lines) { position, item, parser, line in
       switch item {
       case .error(let error):
+        guard state.errors < ErrorLimit.count else {
+          overLimit = true
+          return false
+        }
         report(error.message, line: line.number, column: error.column, source: name)
-        errors += 1
-        ahead.pause(at: position)
+        state.errors += 1
+        state.ahead.pause(at: position)
       case .command(let command, let span):
-        ahead.run(command, span: span, parser: &parser, at: position, executor: &executor)
+        state.ahead.run(command, span: span, parser: &parser, at: position, executor: &executor)
       case .end: break
       }
       return true
     }
-    if let tooLong {
+    state.next = lines.next
+    if let tooLong, !overLimit {
       // Like a syntax error; the text ends there (handsh(1), DESCRIPTION).
-      reportTooLong(line: tooLong, source: name)
-      errors += 1
+      if state.errors < ErrorLimit.count {
+        reportTooLong(line: tooLong, source: name)
+      } else {
+        overLimit = true
+      }
+      state.errors += 1
+      state.ended = true
     }
-    guard errors == 0 else {
+    if overLimit {
+      sink.diagnose(ErrorLimit.message, in: name)
+      state.ended = true
+    }
+    return !state.ended
+  }
+
+  /// After the check of a whole text: nothing runs if it found an error;
+  /// else the output held while running ahead goes out, and the run goes
+  /// on from where running ahead paused.
+  private mutating func finish(_ text: [UInt8], name: String, _ state: TextCheck) -> Flow {
+    let ahead = state.ahead
+    guard state.errors == 0 else {
       ahead.rollBack(&executor)
       return .stop
     }
@@ -124,6 +187,7 @@ struct Runner {
     var flow = Flow.next
     // The run goes on from the line where it paused, not over the lines
     // before it again.
+    var lines = TextLines(text: text)
     lines.start(atOffset: resume.offset, line: resume.line)
     forEachItem(&lines) { position, item, parser, line in
       guard position >= resume, case .command(let command, let span) = item else { return true }
@@ -197,8 +261,10 @@ struct ProcessSink: CommandSink {
   var location: (source: String?, line: Int) = (nil, 0)
   /// Whether any diagnostic was written (exit status 1).
   var failed = false
-  /// The seeds `new` drew and the reasons saves failed, oldest first, kept
-  /// while recording (handsh(1), GOLDEN TESTS).
+  /// The seeds a typed `new` drew and the reasons saves failed, oldest
+  /// first, kept while recording (handsh(1), GOLDEN TESTS). The seeds that
+  /// a `new` in a sourced file drew are not kept: the recording keeps the
+  /// `source` line, not the file's lines.
   var effects: [Effect]?
 
   enum Effect: Equatable {
@@ -231,27 +297,38 @@ struct ProcessSink: CommandSink {
     Platform.printError(diagnostic(message, at: location), to: errors)
   }
 
+  mutating func diagnose(_ message: String, in source: String) {
+    failed = true
+    output.flush()
+    Platform.printError(diagnostic(message, in: source), to: errors)
+  }
+
   mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> { readSourced(file) }
 
-  mutating func save(_ script: String, to file: String) -> String? {
+  mutating func save(_ script: SavedScript, to file: String) -> String? {
     // What came before goes first: FILE may name stdout (handsh(1), FILES).
     output.flush()
-    let failure = writeFile(Array(script.utf8), to: Array(file.utf8)).map {
-      Platform.describe($0.code)
-    }
+    // Made as it is written: a long path is never held whole.
+    let chunks = WriteSource { body in script.write { chunk in chunk.withUnsafeBytes(body) } }
+    let failure = writeFile(chunks, to: Array(file.utf8)).map { Platform.describe($0.code) }
     effects?.append(.save(failure: failure))
     return failure
   }
 
-  mutating func freshSeed() -> UInt64 {
+  mutating func freshSeed() -> UInt64 { freshSeed(sourced: false) }
+
+  mutating func freshSeed(sourced: Bool) -> UInt64 {
     let seed = UInt64.random(in: .min ... .max)
-    effects?.append(.seed(seed))
+    if !sourced { effects?.append(.seed(seed)) }
     return seed
   }
 
+  /// False, and the line (and any file it sources) stops after the command
+  /// in progress, when a write failed, or at the prompt when Ctrl-C came
+  /// while the line ran (handsh(1), THE PROMPT).
   mutating func commandDone() -> Bool {
     output.flushIfFull()
-    return output.failure == nil
+    return output.failure == nil && handsh_prompt_interrupted() == 0
   }
 
   /// At the prompt with stderr a terminal: point at the failed command of a
@@ -276,11 +353,26 @@ private func commandCount(_ line: UnsafeBufferPointer<UInt8>) -> Int {
 }
 
 /// Reads the script `file` for `source` with the one reader, as a SCRIPT
-/// is read: whole, or up to a line over the length limit; but what is not
-/// a regular file (a FIFO, a device) is read without waiting for a writer,
-/// and one with no writer reads as empty, so a `source` never hangs the
-/// prompt on an open.
+/// is read: whole, or up to a line over the length limit, or up to where
+/// its syntax errors pass the error limit (`ErrorCounter`: endless noise
+/// ends at once); but what is not a regular file (a FIFO, a device) is
+/// read without waiting for a writer, and one with no writer reads as
+/// empty, so a `source` never hangs the prompt on an open.
 func readSourced(_ file: String) -> Result<[UInt8], ReadFailure> {
-  readFile(Array(file.utf8), others: .readWithoutWaiting)
-    .map(\.bytes).mapError { ReadFailure($0.reason) }
+  let path = Array(file.utf8)
+  // A regular file ends where its size says: reading it whole costs what
+  // it holds, and the check after the reading stops at the error limit, so
+  // its errors are counted only once it grows past that size (a file that
+  // keeps growing). What has no size, a FIFO or a device, is counted as it
+  // comes, and endless noise stops at once.
+  var status = stat()
+  let regular =
+    Platform.status(of: path, &status, follow: true) && status.st_mode & S_IFMT == S_IFREG
+  let size = regular ? Int(status.st_size) : -1
+  var errors = ErrorCounter()
+  return readFile(path, others: .readWithoutWaiting) { text, final in
+    if text.count <= size { return true }
+    return text.withUnsafeBufferPointer { errors.count($0, final: final) }
+  }
+  .map(\.bytes).mapError { ReadFailure($0.reason) }
 }

@@ -282,11 +282,14 @@ enum TestFiles {
     var reason: String
   }
 
+  /// The largest golden test handsh reads: 64 MiB (handsh(1), LIMITS).
+  static let goldenSizeLimit = 64 << 20
+
   /// Reads a whole regular file with the one reader, whatever the lengths
-  /// of its lines. A path that is not a regular file is refused, and never
+  /// of its lines, unless it is over `goldenSizeLimit`. A path that is not a regular file is refused, and never
   /// blocks: opened without waiting, and checked before the first read.
   static func read(_ path: [UInt8]) -> Result<Snapshot, ReadProblem> {
-    switch readFile(path, others: .refuse, whole: true) {
+    switch readFile(path, others: .refuse, whole: true, sizeLimit: goldenSizeLimit) {
     case .success(let file):
       return .success(
         Snapshot(
