@@ -72,11 +72,13 @@ public struct Hand: Sendable, Equatable {
       cards.insert(card, at: index)
       return Hand(cards)
     }
-    let cut = 4 + 6 * UInt64(index)
-    let below = packed & ((1 << cut) - 1) & ~0xF
-    let above = (packed >> cut) << (cut + 6)
+    // index <= n < 10, so no shift here reaches 64 but the last, of bits
+    // that are all zero: masking shifts, without the checks of `<<`.
+    let cut = 4 &+ 6 &* UInt64(truncatingIfNeeded: index)
+    let below = packed & ((1 &<< cut) &- 1) & ~0xF
+    let above = (packed &>> cut) &<< (cut &+ 6)
     return Hand(
-      packed: UInt64(n + 1) | below | UInt64(card.index) << cut | above, spill: nil)
+      packed: UInt64(n &+ 1) | below | UInt64(card.index) &<< cut | above, spill: nil)
   }
 
   /// The hand without the card at `index`.
@@ -87,10 +89,10 @@ public struct Hand: Sendable, Equatable {
       cards.remove(at: index)
       return Hand(cards)
     }
-    let cut = 4 + 6 * UInt64(index)
-    let below = packed & ((1 << cut) - 1) & ~0xF
-    let above = cut + 6 >= 64 ? 0 : (packed >> (cut + 6)) << cut
-    return Hand(packed: UInt64(count - 1) | below | above, spill: nil)
+    let cut = 4 &+ 6 &* UInt64(truncatingIfNeeded: index)
+    let below = packed & ((1 &<< cut) &- 1) & ~0xF
+    let above = cut &+ 6 >= 64 ? 0 : (packed &>> (cut &+ 6)) &<< cut
+    return Hand(packed: (packed & 0xF) &- 1 | below | above, spill: nil)
   }
 
   /// The hand with the card at `from` moved so that it ends at index `to`.
