@@ -218,6 +218,25 @@ final class ReaderMemoryTests: XCTestCase {
     assertPeak(many, under: 40 * 1024, "peak RSS of 60 lines of a million zeros")
   }
 
+  /// A SCRIPT's lines are not kept once they have run ahead: 300,000
+  /// lines of `mv 0000000001 0000000002` and a save cost what the same
+  /// lines through stdin cost, not their 7.5 MB of text on top.
+  func testAScriptKeepsNoTextThatRan() throws {
+    let body = "add; add\n" + String(repeating: "mv 0000000001 0000000002\n", count: 300_000)
+    try write("long.hand", body + "save out.hand\n")
+    let script = try measured(["--seed", "42", "-q", "long.hand"])
+    let stdin = try measured(["--seed", "42", "-q", "-"], stdin: "long.hand")
+    XCTAssertEqual(script.status, 0, script.err)
+    XCTAssertEqual(stdin.status, 0, stdin.err)
+    let saved = try Data(contentsOf: url("out.hand"))
+    XCTAssertEqual(
+      saved.count,
+      "#!/usr/bin/env handsh\nnew 42\nlimit 5\nadd 7H\nadd 3C\n".utf8.count + 300_000 * 7)
+    assertPeak(
+      Measured(status: 0, err: "", peakKiB: script.peakKiB - stdin.peakKiB), under: 3 * 1024,
+      "the script's peak RSS \(script.peakKiB) KiB against stdin's \(stdin.peakKiB) KiB")
+  }
+
   // MARK: - save writes as it goes
 
   /// `save` at the end of a long path peaks as `show` does: the script is

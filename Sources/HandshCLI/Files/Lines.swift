@@ -280,14 +280,16 @@ struct FileText {
 ///   (`final` once the text is all there) and stops the reading early by
 ///   answering false: the check of a text runs as it is read, and stops
 ///   reading at its error limit (`ErrorLimit`), so endless noise ends at
-///   once;
+///   once. It may drop from the front of the text what it no longer needs
+///   (lines already checked and run), so that the text returned then
+///   starts later;
 /// - at the prompt, Ctrl-C (or a signal that ends handsh) abandons the
 ///   reading with `Interrupted system call`, looked at between two reads,
 ///   so a read that never blocks (an endless device, a growing file) is
 ///   abandoned too (handsh(1), THE PROMPT).
 func readFile(
   _ path: [UInt8], others: OtherFiles = .wait, whole: Bool = false, sizeLimit: Int? = nil,
-  observe: (_ text: [UInt8], _ final: Bool) -> Bool = { _, _ in true }
+  observe: (_ text: inout [UInt8], _ final: Bool) -> Bool = { _, _ in true }
 ) -> Result<FileText, SystemError> {
   let shown = safeText(path)
   let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (others == .wait ? 0 : O_NONBLOCK)
@@ -315,6 +317,8 @@ func readFile(
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
   // Where the line being read started.
   var lineStart = 0
+  // How many bytes were read, dropped ones included.
+  var total = 0
   while true {
     // At the prompt, Ctrl-C or a signal that ends handsh abandons the
     // reading, also when no read ever waits; other signals do not.
@@ -333,10 +337,11 @@ func readFile(
       return .failure(SystemError("cannot read", path: shown, code: code))
     }
     if count == 0 {
-      _ = observe(text, true)
+      _ = observe(&text, true)
       return .success(FileText(bytes: text, status: status))
     }
-    if let sizeLimit, text.count + count > sizeLimit {
+    total += count
+    if let sizeLimit, total > sizeLimit {
       return .failure(.tooLarge("cannot read", path: shown))
     }
     let from = text.count
@@ -352,7 +357,10 @@ func readFile(
     }
     // The text now ends inside a line too long: the check ends there.
     let ended = text.count - lineStart > lineLimit
-    if !observe(text, ended) || ended { return .success(FileText(bytes: text, status: status)) }
+    let before = text.count
+    let going = observe(&text, ended)
+    lineStart -= before - text.count
+    if !going || ended { return .success(FileText(bytes: text, status: status)) }
   }
 }
 
@@ -362,13 +370,14 @@ func readFile(
 /// and the pages of the old copy that have moved are given back to the
 /// system at once (`MADV_DONTNEED`). So memory never holds much more than
 /// the text read: the room not yet written to costs nothing (handsh(1),
-/// LIMITS). `text` is the reader's own: nothing else holds it.
+/// LIMITS). The pages are the reader's own: mutable access makes a text
+/// that something else still shared a copy of its own first.
 func grow(_ text: inout [UInt8], toHold needed: Int) {
   var bigger: [UInt8] = []
   bigger.reserveCapacity(max(needed, text.capacity * 2))
   let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
   let piece = 1 << 20
-  text.withUnsafeBufferPointer { old in
+  text.withUnsafeMutableBufferPointer { old in
     guard let base = old.baseAddress else { return }
     let address = Int(bitPattern: base)
     var at = 0

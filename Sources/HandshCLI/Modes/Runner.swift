@@ -108,7 +108,8 @@ struct Runner {
   /// is checked (`RunAhead`), and from where that paused once it is.
   mutating func runText(_ text: [UInt8], name: String) -> Flow {
     var state = TextCheck(ahead: RunAhead(from: session, enabled: !options.checkOnly))
-    _ = check(text, final: true, name: name, &state)
+    var text = text
+    _ = check(&text, final: true, name: name, &state)
     return finish(text, name: name, state)
   }
 
@@ -117,7 +118,7 @@ struct Runner {
   /// ends at once. The read error when it cannot be read.
   mutating func runScript(_ path: [UInt8], name: String) -> Result<Flow, SystemError> {
     var state = TextCheck(ahead: RunAhead(from: session, enabled: !options.checkOnly))
-    let read = readFile(path) { text, final in check(text, final: final, name: name, &state) }
+    let read = readFile(path) { text, final in check(&text, final: final, name: name, &state) }
     switch read {
     case .success(let file):
       return .success(finish(file.bytes, name: name, state))
@@ -131,31 +132,43 @@ struct Runner {
   /// there) that `state` has not checked yet, reporting each syntax error
   /// up to the error limit, and at the next one `too many errors,
   /// stopping` (handsh(1), LIMITS). False once the check has ended.
+  /// The lines checked are dropped from the front of `text` when nothing
+  /// will need them again: every command on them has run ahead, or the
+  /// text has an error and nothing will run. So a long script costs the
+  /// memory of its versions, not of its text too.
   private mutating func check(
-    _ text: [UInt8], final: Bool, name: String, _ state: inout TextCheck
+    _ text: inout [UInt8], final: Bool, name: String, _ state: inout TextCheck
   ) -> Bool {
     guard !state.ended else { return false }
-    var lines = TextLines(text: text)
-    lines.partial = !final
-    lines.start(atOffset: state.next.offset, line: state.next.line)
     var overLimit = false
-    let tooLong = forEachItem(&lines) { position, item, parser, line in
-      switch item {
-      case .error(let error):
-        guard state.errors < ErrorLimit.count else {
-          overLimit = true
-          return false
+    // A scope of its own: `lines` shares the text, and must be gone before
+    // the text is cut, or the cut would copy it.
+    let tooLong: Int? = {
+      var lines = TextLines(text: text)
+      lines.partial = !final
+      lines.start(atOffset: state.next.offset, line: state.next.line)
+      defer { state.next = lines.next }
+      return forEachItem(&lines) { position, item, parser, line in
+        switch item {
+        case .error(let error):
+          guard state.errors < ErrorLimit.count else {
+            overLimit = true
+            return false
+          }
+          report(error.message, line: line.number, column: error.column, source: name)
+          state.errors += 1
+          state.ahead.pause(at: position)
+        case .command(let command, let span):
+          state.ahead.run(command, span: span, parser: &parser, at: position, executor: &executor)
+        case .end: break
         }
-        report(error.message, line: line.number, column: error.column, source: name)
-        state.errors += 1
-        state.ahead.pause(at: position)
-      case .command(let command, let span):
-        state.ahead.run(command, span: span, parser: &parser, at: position, executor: &executor)
-      case .end: break
+        return true
       }
-      return true
+    }()
+    if state.next.offset > 0, state.ahead.pausedAt == nil || state.errors > 0 {
+      text.removeSubrange(..<min(state.next.offset, text.count))
+      state.next.offset = 0
     }
-    state.next = lines.next
     if let tooLong, !overLimit {
       // Like a syntax error; the text ends there (handsh(1), DESCRIPTION).
       if state.errors < ErrorLimit.count {
