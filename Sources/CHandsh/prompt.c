@@ -9,6 +9,7 @@
 // interrupt a blocked open or write instead of waiting for the next key.
 #define _GNU_SOURCE  // wcwidth
 #include "handsh_prompt.h"
+#include "handsh_signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +44,8 @@ static volatile sig_atomic_t ending = 0;
 static volatile sig_atomic_t fatal_seen = 0;
 /// The terminal the prompt is drawn on.
 static volatile sig_atomic_t screen_fd = -1;
+/// Which of `caught` came since the read loop last looked.
+static volatile sig_atomic_t arrived[caught_count];
 
 // The prompt session, from handsh_prompt_begin to handsh_prompt_end.
 static struct {
@@ -97,7 +100,12 @@ static void on_signal(int number) {
     }
     if (number == SIGQUIT || number == SIGTERM || number == SIGHUP) ending = number;
   }
-  unsigned char byte = (unsigned char)number;
+  // The pipe only wakes the read loop; which signals came is in `arrived`,
+  // so a byte that something else put in the pipe is never taken for one.
+  for (int i = 0; i < caught_count; i++) {
+    if (caught[i] == number) arrived[i] = 1;
+  }
+  unsigned char byte = 0;
   if (wake_fd >= 0) {
     ssize_t ignored = write(wake_fd, &byte, 1);
     (void)ignored;
@@ -220,9 +228,12 @@ static void leave(void) {
 
 /// Handles the signals that arrived; returns one that must end handsh, or 0.
 static int handle_signals(void) {
-  unsigned char byte;
-  while (session.pipe[0] >= 0 && read(session.pipe[0], &byte, 1) == 1) {
-    switch (byte) {
+  unsigned char bytes[64];
+  while (session.pipe[0] >= 0 && read(session.pipe[0], bytes, sizeof bytes) > 0) {}
+  for (int i = 0; i < caught_count; i++) {
+    if (!arrived[i]) continue;
+    arrived[i] = 0;
+    switch (caught[i]) {
     case SIGINT: interrupt(); break;
     case SIGWINCH:
       if (session.reading) rl_resize_terminal();
@@ -235,7 +246,7 @@ static int handle_signals(void) {
         session.stale = 1;
       }
       break;
-    default: leave(); return byte;
+    default: leave(); return caught[i];
     }
   }
   return 0;
@@ -479,6 +490,7 @@ void handsh_prompt_begin(
   session.continues_seen = continues;
   session.stale = 0;
   running = interrupted = ending = fatal_seen = 0;
+  for (int i = 0; i < caught_count; i++) arrived[i] = 0;
 }
 
 void handsh_prompt_end(void) {
@@ -584,15 +596,7 @@ int handsh_prompt_interrupted(void) { return interrupted || ending; }
 
 int handsh_prompt_ending(void) { return ending; }
 
-_Noreturn void handsh_die_by_signal(int number) {
-  signal(number, SIG_DFL);
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, number);
-  sigprocmask(SIG_UNBLOCK, &set, NULL);
-  raise(number);
-  _exit(128 + number);
-}
+int handsh_prompt_pipe_fd(int end) { return end == 0 || end == 1 ? session.pipe[end] : -1; }
 
 static int locale_is_utf8(void) {
   const char *codeset = nl_langinfo(CODESET);

@@ -5,10 +5,15 @@ import HandshCLI
 
 // A closed pipe ends handsh at once and quietly, whatever the parent set.
 signal(SIGPIPE, SIG_DFL)
+// The one signal policy, before anything is opened or any thread exists.
+Handsh.startSignalPolicy()
 // The arguments as the kernel gave them: bytes, not lossily decoded Strings.
 // (argc can be 0 where the kernel allows an execve with an empty argv.)
-let arguments = (1..<max(1, Int(CommandLine.argc))).map { index in
-  CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: $0, count: strlen($0))) }
-    .map { $0.map { UInt8(bitPattern: $0) } } ?? []
-}
+// Kept by handsh's own constructor first: the Swift runtime's need /proc.
+let arguments =
+  Handsh.processArguments()
+  ?? (1..<max(1, Int(CommandLine.argc))).map { index in
+    CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: $0, count: strlen($0))) }
+      .map { $0.map { UInt8(bitPattern: $0) } } ?? []
+  }
 exit(Handsh.run(arguments: arguments))

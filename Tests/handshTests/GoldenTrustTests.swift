@@ -320,8 +320,10 @@ final class GoldenTrustTests: XCTestCase {
   // MARK: The change check
 
   /// The check that the file did not change runs last: after the new text
-  /// is written and flushed to its temporary file, right before the rename.
-  /// An edit made while the new text was being written is kept.
+  /// is written and flushed to its temporary file, right before the rename
+  /// (the file is still unnamed, `O_TMPFILE`: it gets its temporary name
+  /// only after the check). An edit made while the new text was being
+  /// written is kept.
   func testTheChangeCheckRunsRightBeforeTheRename() throws {
     try write("x.hand", "add\n")
     let path = Array(folder.appendingPathComponent("x.hand").path.utf8)
@@ -330,11 +332,21 @@ final class GoldenTrustTests: XCTestCase {
     var checked = false
     let problem = TestFiles.rewrite(path, from: snapshot, to: Array(new.utf8)) {
       checked = true
-      // The new text is already written, whole, to a temporary file.
+      // The new text is already written, whole, to an unnamed file in the
+      // folder, open in this process; no temporary name exists yet.
       let names = (try? FileManager.default.contentsOfDirectory(atPath: self.folder.path)) ?? []
-      let temporary = names.filter { $0.hasPrefix(".x.hand.tmp-") }
-      XCTAssertEqual(temporary.count, 1, "\(names)")
-      XCTAssertEqual(temporary.first.flatMap { try? self.text($0) }, new)
+      XCTAssertEqual(names, ["x.hand"])
+      let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+      let unnamed = open.filter {
+        let target =
+          (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) ?? ""
+        return target.hasPrefix(self.folder.path + "/#") && target.hasSuffix("(deleted)")
+      }
+      XCTAssertEqual(unnamed.count, 1, "\(open)")
+      let content = unnamed.first.flatMap {
+        try? Data(contentsOf: URL(fileURLWithPath: "/proc/self/fd/" + $0))
+      }
+      XCTAssertEqual(content.map { String(decoding: $0, as: UTF8.self) }, new)
       // Someone saves the file in an editor, just now.
       try? Data("add\n#> mine\n".utf8).write(to: self.folder.appendingPathComponent("x.hand"))
     }

@@ -65,9 +65,10 @@ int handsh_prompt_interrupted(void);
 /// handsh must end by it once the command is over.
 int handsh_prompt_ending(void);
 
-/// Ends the process by `signal`, as its default action does (the exit
-/// status 128 + signal if that action does not end it).
-_Noreturn void handsh_die_by_signal(int signal);
+/// The prompt's signal pipe, its read end (0) or write end (1); -1 when
+/// the prompt is not running. A descriptor of handsh's own: never a stream
+/// a user may name.
+int handsh_prompt_pipe_fd(int end);
 
 /// Sets LC_CTYPE to a UTF-8 locale when the environment's is not one
 /// (LC_ALL=C, LANG unset), as Python does (PEP 538); the other categories

@@ -243,6 +243,16 @@ struct HistoryFile {
       return code == EWOULDBLOCK ? .locked(path: shown(path)) : failure(code)
     }
     defer { flock(fd, LOCK_UN) }
+    // No signal ends handsh between the first byte appended and the cut.
+    return Platform.critical { appendLocked(line, fd: fd, keeping: maximum, failure) }
+  }
+
+  /// `append`'s work under the lock: an append that cannot be written whole
+  /// (a full disk) is taken back, the file cut to its length before it, so
+  /// the file never holds a partial line.
+  private static func appendLocked(
+    _ line: [UInt8], fd: Int32, keeping maximum: Int, _ failure: (Int32) -> Problem
+  ) -> Problem? {
     var status = stat()
     guard fstat(fd, &status) == 0 else { return failure(errno) }
     var size = Int(status.st_size)
@@ -250,7 +260,10 @@ struct HistoryFile {
     var lastByte: UInt8 = 0x0A
     if size > 0, pread(fd, &lastByte, 1, off_t(size - 1)) != 1 { return failure(errno) }
     let added = (lastByte == 0x0A ? [] : [0x0A]) + line + [0x0A]
-    if let code = writeAll(added, fd, at: size) { return failure(code) }
+    if let code = writeAll(added, fd, at: size) {
+      _ = ftruncate(fd, off_t(size))
+      return failure(code)
+    }
     size += added.count
     guard let cut = tailStart(fd, size: size, lines: maximum, bytes: maximumReadBytes) else {
       return failure(errno)
@@ -268,10 +281,20 @@ struct HistoryFile {
         return failure(errno)
       }
       if count == 0 { break }
-      if let code = writeAll(Array(chunk[..<count]), fd, at: done) { return failure(code) }
+      // The cut only moves lines the file holds: a write that fails once
+      // (a passing I/O error) is tried again before the file is left cut
+      // in the middle of a line.
+      if let code = writeAll(Array(chunk[..<count]), fd, at: done),
+        writeAll(Array(chunk[..<count]), fd, at: done) != nil
+      {
+        return failure(code)
+      }
       done += count
     }
-    if ftruncate(fd, off_t(done)) != 0 { return failure(errno) }
+    if ftruncate(fd, off_t(done)) != 0 {
+      let code = errno
+      if ftruncate(fd, off_t(done)) != 0 { return failure(code) }
+    }
     return nil
   }
 

@@ -292,6 +292,11 @@ func readFile(
   observe: (_ text: inout [UInt8], _ final: Bool) -> Bool = { _, _ in true }
 ) -> Result<FileText, SystemError> {
   let shown = safeText(path)
+  // A NUL byte, a descriptor of handsh's own, a link in a shared sticky
+  // folder that its rules refuse (handsh(1), FILES): nothing is read.
+  if let refused = refusedSource(path) {
+    return .failure(SystemError("cannot read", path: shown, code: refused))
+  }
   let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (others == .wait ? 0 : O_NONBLOCK)
   let fd = Platform.withCPath(path) { open($0, flags) } ?? -1
   guard fd >= 0 else { return .failure(SystemError("cannot open", path: shown, code: errno)) }
@@ -301,6 +306,9 @@ func readFile(
     return .failure(SystemError("cannot read", path: shown, code: errno))
   }
   let kind = status.st_mode & S_IFMT
+  if kind != S_IFREG, ownDescriptorHolds(status) {
+    return .failure(SystemError("cannot read", path: shown, code: EBADF))
+  }
   if kind == S_IFDIR { return .failure(SystemError("cannot open", path: shown, code: EISDIR)) }
   if others == .refuse {
     guard kind == S_IFREG else { return .failure(.notRegular("cannot open", path: shown)) }

@@ -1,15 +1,30 @@
+import CHandsh
+
 /// Buffered standard output: renderers append bytes, and the buffer goes out
 /// in large writes, before any read that may block, before a diagnostic, and
 /// at the end.
+///
+/// The one accounting writer: it knows how many bytes each write
+/// delivered, so a write cut short goes on from there, never again from the
+/// start. At the prompt (`fallback` set), a stdout whose reader went away
+/// is said once on the prompt's terminal, and the rest of the results, from
+/// the first byte the pipe did not take, goes there: each byte once, and
+/// the command and its line run on (handsh(1), THE PROMPT).
 struct Output {
   var buffer: [UInt8] = []
-  private let fd: Int32
+  /// Where results go now: stdout, or the prompt's terminal after it.
+  private(set) var fd: Int32
+  /// The prompt's terminal, while stdout is another file (a pipe).
+  var fallback: Int32?
   static let flushThreshold = 1 << 16
   /// The errno of the first failed write (a full disk, a closed pipe).
   private(set) var failure: Int32?
 
-  init(fd: Int32 = 1) {
+  static let closedNotice = "handsh: standard output is closed; results are now shown here"
+
+  init(fd: Int32 = 1, fallback: Int32? = nil) {
     self.fd = fd
+    self.fallback = fallback
     buffer.reserveCapacity(Output.flushThreshold + 4096)
   }
 
@@ -19,24 +34,52 @@ struct Output {
     flush()
   }
 
-  /// Writes the buffer out.
+  /// Writes the buffer out. What a failed write did not deliver stays in
+  /// the buffer (the prompt shows it elsewhere); what it did never does.
   mutating func flush() {
     guard !buffer.isEmpty else { return }
-    write(buffer)
-    // Kept when it could not be written: the prompt shows it elsewhere.
-    if failure == nil { buffer.removeAll(keepingCapacity: true) }
+    let delivered = write(buffer)
+    if failure == nil {
+      buffer.removeAll(keepingCapacity: true)
+    } else {
+      buffer.removeFirst(min(delivered, buffer.count))
+    }
   }
 
   /// Writes out what the buffer holds, then `bytes` as they are (no copy).
   mutating func write(through bytes: [UInt8]) {
     flush()
-    write(bytes)
+    _ = write(bytes)
   }
 
-  /// Writes `bytes` out; after the first failure nothing more is written,
-  /// and the loop stops at its next line (handsh(1), EXIT STATUS).
-  private mutating func write(_ bytes: [UInt8]) {
-    guard failure == nil else { return }
-    failure = bytes.withUnsafeBytes { Platform.write(fd, $0) }
+  /// Writes `bytes` out; the count delivered. After the first failure
+  /// nothing more is written, and the loop stops at its next line
+  /// (handsh(1), EXIT STATUS).
+  private mutating func write(_ bytes: [UInt8]) -> Int {
+    guard failure == nil else { return 0 }
+    var delivered = 0
+    while delivered < bytes.count {
+      var count = 0
+      let code = bytes.withUnsafeBytes {
+        Platform.write(fd, UnsafeRawBufferPointer(rebasing: $0[delivered...]), delivered: &count)
+      }
+      delivered += count
+      guard let code else { break }
+      guard code == EPIPE, let screen = fallback, screen != fd else {
+        failure = code
+        break
+      }
+      // The reader is gone: said once, and the rest goes to the terminal.
+      fd = screen
+      fallback = nil
+      Platform.printError(Output.closedNotice, to: screen)
+      if handsh_prompt_interrupted() != 0 {
+        // Control-C (which may have ended the reader too): the results
+        // that wait are dropped, as the line being typed would be.
+        failure = EINTR
+        break
+      }
+    }
+    return delivered
   }
 }

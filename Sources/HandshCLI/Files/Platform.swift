@@ -32,7 +32,17 @@ enum Platform {
   /// `fd` (a pipe another program set so) is waited on with `poll`, as a
   /// blocking one would be, never given up on with `EAGAIN`.
   static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-    var offset = 0
+    var delivered = 0
+    return write(fd, bytes, delivered: &delivered)
+  }
+
+  /// `write`, saying in `delivered` how many bytes went out, also when it
+  /// fails: a write cut short goes on from there, never again from the
+  /// start (handsh(1), THE PROMPT).
+  static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, delivered offset: inout Int)
+    -> Int32?
+  {
+    offset = 0
     while offset < bytes.count {
       guard let base = bytes.baseAddress else { return nil }
       let written = writeBytes(fd, base + offset, bytes.count - offset)
@@ -46,14 +56,29 @@ enum Platform {
           if poll(&ready, 1, -1) >= 0 { continue }
           code = errno
         }
-        if code == EINTR, handsh_prompt_interrupted() == 0 { continue }
+        if code == EINTR, !Platform.mayGiveUp() { continue }
         return code
       }
       offset += written
       // A signal that cut a write short is seen here, not as EINTR.
-      if offset < bytes.count, handsh_prompt_interrupted() != 0 { return EINTR }
+      if offset < bytes.count, Platform.mayGiveUp() { return EINTR }
     }
     return nil
+  }
+
+  /// Whether a write cut short by a signal is given up on: at the prompt,
+  /// after Control-C or a signal that ends handsh, but never inside a
+  /// critical section, whose file must end whole (handsh(1), SIGNALS).
+  static func mayGiveUp() -> Bool {
+    handsh_prompt_interrupted() != 0 && handsh_in_critical() == 0
+  }
+
+  /// Runs `body` as a critical section of the signal policy: no signal
+  /// ends handsh until it returns (handsh(1), SIGNALS).
+  static func critical<T>(_ body: () -> T) -> T {
+    handsh_critical_begin()
+    defer { handsh_critical_end() }
+    return body()
   }
 
   /// Runs `body` with SIGPIPE held off this thread, so that a write into a

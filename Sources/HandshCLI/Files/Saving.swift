@@ -20,10 +20,21 @@ import HandKit
 /// - a writable file in a folder the user may not write (or a sticky folder
 ///   that refuses the rename) is written in place;
 /// - anything else is written atomically: a temporary file in the same
-///   folder, flushed to disk, then renamed over FILE.
+///   folder, flushed to disk, then renamed over FILE; where the file system
+///   allows, an unnamed one (`O_TMPFILE`) that a new FILE gets as its name
+///   directly, and a replaced one gets its temporary name just before the
+///   rename (a rename refused with `EBUSY`, a bind mount: in place);
+/// - a descriptor handsh opened for itself (the prompt's signal pipe) by
+///   any name is `EBADF`; any other name of the file stdout or stderr holds
+///   (same device and inode) is written into that stream; a link of
+///   another user's in a shared sticky folder is `EACCES`; a NUL byte in
+///   the path is `EINVAL`.
 ///
+/// Every change to a file is a critical section of the one signal policy
+/// (handsh(1), SIGNALS): no signal ends handsh in the middle of it.
 /// Writing in place reserves the room first (`posix_fallocate`), so a full
-/// disk leaves the old content whole. A reader that goes away is `EPIPE`,
+/// disk leaves the old content whole, and puts the old content back when
+/// the new cannot be written whole. A reader that goes away is `EPIPE`,
 /// never death by SIGPIPE; a non-blocking descriptor is waited on. The path
 /// is bytes down to the C calls, so any name the file system accepts can be
 /// written, invalid UTF-8 included; messages show it made safe.
@@ -116,6 +127,8 @@ private let slash = UInt8(ascii: "/")
 /// `save`'s work; the errno of a failure.
 private func write(_ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bool)?) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
+  // A name the C calls would cut short names another file: never written.
+  guard !path.contains(0) else { return EINVAL }
   var path = path
   for _ in 0...maximumLinks {
     if let fd = ownStream(path) { return writeIntoStream(bytes, fd) }
@@ -124,34 +137,111 @@ private func write(_ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bo
       let code = errno
       guard code == ENOENT else { return code }
       // A new file; `name/` names a folder that is not there.
-      return path.last == slash ? EISDIR : replace(path, with: bytes, mayReplace: mayReplace)
+      return path.last == slash ? EISDIR : create(path, with: bytes)
     }
     switch status.st_mode & S_IFMT {
     case S_IFLNK:
+      if let refused = refusedLink(path, status) { return refused }
       guard let (text, target) = linkTarget(path) else { return errno }
       // A link whose text names one of handsh's streams is that stream.
       if let fd = ownStream(text) { return writeIntoStream(bytes, fd) }
+      // A link the kernel resolves itself (`/proc/thread-self/fd/1`): what
+      // it leads to may be a stream of handsh's, or a descriptor of its own.
+      var followed = stat()
+      if Platform.status(of: path, &followed, follow: true) {
+        if let fd = streamHolding(followed) { return writeIntoStream(bytes, fd) }
+        if ownDescriptorHolds(followed) { return EBADF }
+      }
       path = target
       continue
     case S_IFDIR:
       return EISDIR
     case S_IFREG:
       if path.last == slash { return ENOTDIR }
+      // The very file stdout or stderr has open: written into that stream,
+      // never replaced, so nothing written there before or after is lost.
+      if let fd = streamHolding(status) { return writeIntoStream(bytes, fd) }
       // What the kernel would say to an open for writing, without opening.
       let writable = Platform.withCPath(path) { faccessat(AT_FDCWD, $0, W_OK, AT_EACCESS) == 0 }
       guard writable == true else { return errno }
       if status.st_nlink > 1 { return writeInPlace(bytes, to: path, mayReplace: mayReplace) }
       let failure = replace(path, with: bytes, like: status, mayReplace: mayReplace)
       // A folder the user may not write, or a sticky one whose rename is
-      // refused, holding a file they may: as `>`.
-      return failure == EACCES || failure == EPERM
+      // refused, holding a file they may, or a file that cannot be renamed
+      // over (bind-mounted into a container): as `>`.
+      return failure == EACCES || failure == EPERM || failure == EBUSY
         ? writeInPlace(bytes, to: path, mayReplace: mayReplace) : failure
     default:
       // A FIFO, a device, a socket: never replaced.
+      if let fd = streamHolding(status) { return writeIntoStream(bytes, fd) }
+      if ownDescriptorHolds(status) { return EBADF }
       return writeInPlace(bytes, to: path, mayReplace: mayReplace)
     }
   }
   return ELOOP
+}
+
+/// `EACCES` when the symbolic link at `path` (whose `lstat` is `link`) may
+/// not be followed: it lies in a sticky folder that others may write (a
+/// shared temporary folder), and neither the user nor the folder's owner
+/// owns it, as Linux's `fs.protected_symlinks` rules, whether or not the
+/// kernel enforces them, since handsh follows links itself.
+func refusedLink(_ path: [UInt8], _ link: stat) -> Int32? {
+  let folder = path.lastIndex(of: slash).map { Array(path[...$0]) } ?? Array(".".utf8)
+  var status = stat()
+  guard Platform.status(of: folder, &status, follow: true) else { return nil }
+  let shared = status.st_mode & S_ISVTX != 0 && status.st_mode & S_IWOTH != 0
+  guard shared, link.st_uid != status.st_uid, link.st_uid != geteuid() else { return nil }
+  return EACCES
+}
+
+/// Why `path` may not be read by `source` before it is opened (the errno):
+/// a NUL byte in it (`EINVAL`), a descriptor of handsh's own by name
+/// (`EBADF`), or a link in a shared sticky folder that its rules refuse
+/// (`EACCES`), followed as the kernel would.
+func refusedSource(_ path: [UInt8]) -> Int32? {
+  guard !path.contains(0) else { return EINVAL }
+  var path = path
+  for _ in 0...maximumLinks {
+    if let fd = ownStream(path) { return handsh_inherited_fd(fd) != 0 ? nil : EBADF }
+    var status = stat()
+    guard Platform.status(of: path, &status, follow: false) else { return nil }
+    guard status.st_mode & S_IFMT == S_IFLNK else { return nil }
+    if let refused = refusedLink(path, status) { return refused }
+    guard let (text, target) = linkTarget(path) else { return nil }
+    if let fd = ownStream(text) { return handsh_inherited_fd(fd) != 0 ? nil : EBADF }
+    var followed = stat()
+    if Platform.status(of: path, &followed, follow: true), ownDescriptorHolds(followed) {
+      return EBADF
+    }
+    path = target
+  }
+  return nil
+}
+
+/// stdout (1) or stderr (2) when that descriptor holds the file `status`
+/// describes (the same device and inode).
+private func streamHolding(_ status: stat) -> Int32? {
+  for fd: Int32 in [1, 2] {
+    var stream = stat()
+    if fstat(fd, &stream) == 0, stream.st_dev == status.st_dev, stream.st_ino == status.st_ino {
+      return fd
+    }
+  }
+  return nil
+}
+
+/// Whether the file `status` describes is one that handsh opened for
+/// itself (the prompt's signal pipe): never a stream a user may name.
+func ownDescriptorHolds(_ status: stat) -> Bool {
+  for end: Int32 in [0, 1] {
+    let fd = handsh_prompt_pipe_fd(end)
+    var own = stat()
+    if fd >= 0, fstat(fd, &own) == 0, own.st_dev == status.st_dev, own.st_ino == status.st_ino {
+      return true
+    }
+  }
+  return false
 }
 
 /// The text of the symbolic link at `path`, and where it points, relative
@@ -170,14 +260,39 @@ private func linkTarget(_ path: [UInt8]) -> (text: [UInt8], target: [UInt8])? {
 /// gawk writes `/dev/stdout`: never reopened, truncated or replaced. The
 /// errno of a failure; `EBADF` when `fd` is not open (or not for writing).
 private func writeIntoStream(_ bytes: WriteSource, _ fd: Int32) -> Int32? {
+  // Only stdin, stdout, stderr and what handsh inherited are streams a
+  // user may name: a pipe or lock of handsh's own is not.
+  guard handsh_inherited_fd(fd) != 0 else { return EBADF }
   guard fcntl(fd, F_GETFL) >= 0 else { return errno }
-  return bytes.write(into: fd)
+  var status = stat()
+  guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+    return bytes.write(into: fd)
+  }
+  // A file that `>` opened: the script lands whole or not at all.
+  return Platform.critical {
+    let size = status.st_size
+    let offset = lseek(fd, 0, SEEK_CUR)
+    let appending = fcntl(fd, F_GETFL) & O_APPEND != 0 || offset == size
+    let failure = bytes.write(into: fd)
+    if failure != nil, appending {
+      // Taken back: the stream ends where it did, never on half a script.
+      _ = ftruncate(fd, size)
+      _ = lseek(fd, size, SEEK_SET)
+    }
+    return failure
+  }
 }
+
+/// The most of a file's old content that a write in place keeps aside, to
+/// put it back when the new content cannot be written whole.
+private let keptAsideLimit = 64 << 20
 
 /// Writes into the file that is there, as `>` does: for FIFOs, devices and
 /// regular files that cannot be replaced. A regular file gets the room for
 /// `bytes` reserved before its old content is touched, so a full disk
-/// leaves it as it was. The errno of a failure.
+/// leaves it as it was; from that first change to the last, no signal ends
+/// handsh, and a write that fails midway puts the old content back: the
+/// file holds the old content or the new one, whole. The errno of a failure.
 private func writeInPlace(
   _ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bool)? = nil
 ) -> Int32? {
@@ -189,80 +304,211 @@ private func writeInPlace(
   } while fd < 0 && errno == EINTR && handsh_prompt_interrupted() == 0
   guard fd >= 0 else { return errno }
   var status = stat()
-  let regular = fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+  guard fstat(fd, &status) == 0 else {
+    let code = errno
+    close(fd)
+    return code
+  }
   var failure: Int32?
-  let count = regular ? bytes.count : 0
-  if regular, count > 0 {
-    let reserved = posix_fallocate(fd, 0, off_t(count))
-    // A file system that cannot reserve (EOPNOTSUPP) is written as before.
-    if reserved != 0, reserved != EOPNOTSUPP, reserved != EINVAL { failure = reserved }
-  }
-  if failure == nil {
-    failure = bytes.write(into: fd)
-  }
-  if failure == nil, regular {
-    if ftruncate(fd, off_t(count)) != 0 || fsync(fd) != 0 { failure = errno }
+  if status.st_mode & S_IFMT != S_IFREG {
+    // A FIFO or a device: written straight into, as `>` would, unless it
+    // is one of handsh's own descriptors under another name.
+    failure =
+      ownDescriptorHolds(status) ? EBADF : bytes.write(into: fd)
+  } else {
+    failure = Platform.critical { rewrite(fd, with: bytes, status: status, path: path) }
   }
   if close(fd) != 0, failure == nil { failure = errno }
   return failure
+}
+
+/// Writes `bytes` over the regular file open on `fd` (whose `fstat` is
+/// `status`), inside a critical section: its old content kept aside first
+/// (when it can be read and is at most `keptAsideLimit`), put back if the
+/// new cannot be written whole. The errno of a failure.
+private func rewrite(_ fd: Int32, with bytes: WriteSource, status: stat, path: [UInt8]) -> Int32? {
+  let oldSize = Int(status.st_size)
+  var old: [UInt8]?
+  if oldSize <= keptAsideLimit {
+    old = readAside(path, like: status)
+    if old == nil, errno != EACCES { return errno }
+  }
+  // The first change: the room reserved (the size may grow; a failure
+  // cuts it back). A file system that cannot reserve is written as before.
+  var failure: Int32?
+  // Counted once: a saved script is made again for each pass over it.
+  let count = bytes.count
+  if count > 0 {
+    let reserved = posix_fallocate(fd, 0, off_t(count))
+    if reserved != 0, reserved != EOPNOTSUPP, reserved != EINVAL { failure = reserved }
+  }
+  if failure == nil { failure = bytes.write(into: fd) }
+  if failure == nil, ftruncate(fd, off_t(count)) != 0 { failure = errno }
+  if failure == nil, fsync(fd) != 0 { failure = errno }
+  if failure != nil {
+    // Taken back: the old content, and the old size.
+    if let old, lseek(fd, 0, SEEK_SET) == 0 {
+      _ = old.withUnsafeBytes { Platform.write(fd, $0) }
+    }
+    _ = ftruncate(fd, off_t(oldSize))
+    _ = fsync(fd)
+  }
+  return failure
+}
+
+/// The content of the regular file at `path` (the one `status` describes),
+/// read through a descriptor of its own; nil with errno set when it cannot
+/// be read (`EACCES`: a file the user may write but not read).
+private func readAside(_ path: [UInt8], like status: stat) -> [UInt8]? {
+  let fd =
+    Platform.withCPath(path) { open($0, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK) } ?? -1
+  guard fd >= 0 else { return nil }
+  defer { close(fd) }
+  var same = stat()
+  guard fstat(fd, &same) == 0, same.st_dev == status.st_dev, same.st_ino == status.st_ino else {
+    errno = EAGAIN
+    return nil
+  }
+  var content = [UInt8](repeating: 0, count: Int(same.st_size))
+  var done = 0
+  while done < content.count {
+    let count = content.withUnsafeMutableBytes {
+      pread(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(done))
+    }
+    if count < 0, errno == EINTR { continue }
+    if count < 0 { return nil }
+    if count == 0 { break }
+    done += count
+  }
+  return Array(content[..<done])
+}
+
+/// A new file at `path`: written into an unnamed file in its folder
+/// (`O_TMPFILE`) that is given the name only once it is whole, so that even
+/// SIGKILL or a crash leaves no temporary file behind. Where the file system
+/// cannot, as `replace` does. The errno of a failure.
+private func create(_ path: [UInt8], with bytes: WriteSource) -> Int32? {
+  Platform.critical {
+    let (folder, _) = split(path)
+    let fd =
+      Platform.withCPath(folder.isEmpty ? Array(".".utf8) : folder) {
+        handsh_open_unnamed($0, 0o666)
+      } ?? -1
+    guard fd >= 0 else { return replace(path, with: bytes) }
+    var failure = bytes.write(into: fd)
+    if failure == nil, fsync(fd) != 0 { failure = errno }
+    if failure == nil, let code = giveName(fd, path) {
+      // The name was taken meanwhile, or the file cannot be named here.
+      close(fd)
+      return code == ENOSPC || code == EIO || code == EDQUOT
+        ? code : replace(path, with: bytes, unnamedFirst: code == EEXIST)
+    }
+    if close(fd) != 0, failure == nil { failure = errno }
+    return failure
+  }
+}
+
+/// Gives the unnamed file open on `fd` the name `path`; the errno of a
+/// failure (`EEXIST`: the name is taken).
+private func giveName(_ fd: Int32, _ path: [UInt8]) -> Int32? {
+  let linked = Platform.withCPath(path) { handsh_name_unnamed(fd, $0) } ?? -1
+  return linked == 0 ? nil : errno
+}
+
+/// The folder part of `path` (with its `/`, empty for none) and the name.
+private func split(_ path: [UInt8]) -> (folder: [UInt8], name: [UInt8]) {
+  let last = path.lastIndex(of: slash)
+  return (last.map { Array(path[...$0]) } ?? [], last.map { Array(path[($0 + 1)...]) } ?? path)
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder,
 /// flushed to disk, then renamed over `path`, so a failure leaves any older
 /// file intact. The new file gets the mode (and, where allowed, the owner) of
-/// `original`, or the umask's default for a new file. Signals that end
-/// handsh wait until the temporary file is gone. The errno of a failure.
+/// `original`, or the umask's default for a new file. Where the file system
+/// allows it, the content goes to an unnamed file (`O_TMPFILE`) that gets
+/// its temporary name only just before the rename. A critical section: no
+/// signal ends handsh until the temporary file is renamed or gone. The
+/// errno of a failure.
 private func replace(
   _ path: [UInt8], with bytes: WriteSource, like original: stat? = nil,
-  mayReplace: (() -> Bool)? = nil
+  mayReplace: (() -> Bool)? = nil, unnamedFirst: Bool = true
 ) -> Int32? {
   guard !path.isEmpty else { return ENOENT }
-  var blocked = sigset_t()
-  var previous = sigset_t()
-  sigemptyset(&blocked)
-  for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&blocked, signal) }
-  sigprocmask(SIG_BLOCK, &blocked, &previous)
-  defer { sigprocmask(SIG_SETMASK, &previous, nil) }
-
-  let last = path.lastIndex(of: slash)
-  let folder = last.map { Array(path[...$0]) } ?? []
-  let name = last.map { Array(path[($0 + 1)...]) } ?? path
-  var template = (folder + temporaryName(for: name, in: folder)).map { CChar(bitPattern: $0) } + [0]
-  let fd = template.withUnsafeMutableBufferPointer { buffer in
-    buffer.baseAddress.map { mkstemp($0) } ?? -1
+  return Platform.critical {
+    let (folder, name) = split(path)
+    let unnamed =
+      !unnamedFirst
+      ? -1
+      : Platform.withCPath(folder.isEmpty ? Array(".".utf8) : folder) {
+        handsh_open_unnamed($0, 0o600)
+      } ?? -1
+    var fd = unnamed
+    var temporary: [UInt8] = []
+    if fd < 0 {
+      var template =
+        (folder + temporaryName(for: name, in: folder)).map { CChar(bitPattern: $0) } + [0]
+      fd = template.withUnsafeMutableBufferPointer { buffer in
+        buffer.baseAddress.map { mkstemp($0) } ?? -1
+      }
+      guard fd >= 0 else { return errno }
+      temporary = template.dropLast().map { UInt8(bitPattern: $0) }
+    }
+    var failure: Int32?
+    if let original {
+      // Root may keep the owner too; others cannot, and the file is then theirs.
+      _ = fchown(fd, original.st_uid, original.st_gid)
+      if fchmod(fd, original.st_mode & 0o7777) != 0 { failure = errno }
+    } else {
+      if fchmod(fd, 0o666 & ~creationMask) != 0 { failure = errno }
+    }
+    if failure == nil {
+      failure = bytes.write(into: fd)
+    }
+    if failure == nil, fsync(fd) != 0 { failure = errno }
+    if failure == nil, let mayReplace, !mayReplace() { failure = ECANCELED }
+    if failure == nil, unnamed >= 0 {
+      // The temporary name, only now that the content is whole.
+      for _ in 0..<100 {
+        let candidate = folder + temporaryName(for: name, in: folder, random: true)
+        let code = giveName(fd, candidate)
+        if code == EEXIST { continue }
+        if let code { failure = code } else { temporary = candidate }
+        break
+      }
+      if failure == nil, temporary.isEmpty { failure = EEXIST }
+      if let code = failure, code == ENOENT || code == EPERM || code == EOPNOTSUPP {
+        // The unnamed file cannot be named here (no /proc, and not the
+        // privilege to name it by descriptor): a named temporary file.
+        close(fd)
+        return replace(
+          path, with: bytes, like: original, mayReplace: mayReplace, unnamedFirst: false)
+      }
+    }
+    if close(fd) != 0, failure == nil { failure = errno }
+    if failure == nil {
+      let renamed =
+        Platform.withCPath(temporary) { from in Platform.withCPath(path) { rename(from, $0) } ?? -1
+        }
+        ?? -1
+      if renamed != 0 { failure = errno }
+    }
+    if failure != nil, !temporary.isEmpty { _ = Platform.withCPath(temporary) { unlink($0) } }
+    return failure
   }
-  guard fd >= 0 else { return errno }
-  let temporary = template.dropLast().map { UInt8(bitPattern: $0) }
-
-  var failure: Int32?
-  if let original {
-    // Root may keep the owner too; others cannot, and the file is then theirs.
-    _ = fchown(fd, original.st_uid, original.st_gid)
-    if fchmod(fd, original.st_mode & 0o7777) != 0 { failure = errno }
-  } else {
-    if fchmod(fd, 0o666 & ~creationMask) != 0 { failure = errno }
-  }
-  if failure == nil {
-    failure = bytes.write(into: fd)
-  }
-  if failure == nil, fsync(fd) != 0 { failure = errno }
-  if close(fd) != 0, failure == nil { failure = errno }
-  if failure == nil, let mayReplace, !mayReplace() { failure = ECANCELED }
-  if failure == nil {
-    let renamed =
-      Platform.withCPath(temporary) { from in Platform.withCPath(path) { rename(from, $0) } ?? -1 }
-      ?? -1
-    if renamed != 0 { failure = errno }
-  }
-  if failure != nil { _ = Platform.withCPath(temporary) { unlink($0) } }
-  return failure
 }
 
-/// `.NAME.tmp-XXXXXX` for mkstemp, with NAME cut short when the whole would
+/// `.NAME.tmp-XXXXXX` for mkstemp (with `random`, filled in), with NAME cut short when the whole would
 /// pass the folder's name-length limit: any name the file system accepts
 /// can be saved.
-private func temporaryName(for name: [UInt8], in folder: [UInt8]) -> [UInt8] {
-  let suffix = Array(".tmp-XXXXXX".utf8)
+private func temporaryName(for name: [UInt8], in folder: [UInt8], random: Bool = false) -> [UInt8] {
+  var suffix = Array(".tmp-XXXXXX".utf8)
+  if random {
+    // As mkstemp would fill it in.
+    let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    for index in suffix.count - 6..<suffix.count {
+      suffix[index] = letters[Int.random(in: 0..<letters.count)]
+    }
+  }
   let limit =
     Platform.withCPath(folder.isEmpty ? [UInt8(ascii: ".")] : folder) {
       pathconf($0, Int32(_PC_NAME_MAX))
@@ -285,6 +531,13 @@ func checkWritable(_ path: [UInt8]) -> SystemError? {
     SystemError("cannot write", path: safeText(path), code: code)
   }
   guard !path.isEmpty else { return failure(ENOENT) }
+  // A link of another user's in a shared sticky folder is never followed.
+  var link = stat()
+  if Platform.status(of: path, &link, follow: false), link.st_mode & S_IFMT == S_IFLNK,
+    let refused = refusedLink(path, link)
+  {
+    return failure(refused)
+  }
   // One of handsh's own streams by name: whether that descriptor is open.
   let stream = ownStream(path) ?? linkTarget(path).flatMap { ownStream($0.text) }
   if let fd = stream { return fcntl(fd, F_GETFL) >= 0 ? nil : failure(errno) }

@@ -1,3 +1,4 @@
+import CHandsh
 import HandKit
 
 /// The version `--version` and the banner print.
@@ -48,6 +49,22 @@ package enum Mode: Equatable {
 /// The whole of handsh behind `main`: parses the arguments, runs the mode
 /// they ask for, and returns the exit status. Only `main` exits.
 package enum Handsh {
+  /// Notes the descriptors handsh inherited, and sets up the one signal
+  /// policy of the process (handsh(1), SIGNALS): first thing in `main`.
+  package static func startSignalPolicy() { handsh_signals_start() }
+
+  /// The process's arguments after the program name, as bytes, as the
+  /// kernel gave them (kept by a constructor, so that no /proc is needed).
+  package static func processArguments() -> [[UInt8]]? {
+    let count = Int(handsh_argument_count())
+    guard count > 0 else { return nil }
+    return (1..<count).map { index in
+      handsh_argument(Int32(index)).map {
+        Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map { UInt8(bitPattern: $0) }
+      } ?? []
+    }
+  }
+
   package static func run(arguments: [[UInt8]]) -> Int32 {
     let options: Options
     do {

@@ -10,6 +10,9 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   runner.sink.pointsAtFailures = Platform.isTerminal(2)
   let context = PromptContext(ascii: runner.options.ascii)
   var results = PromptResults(screen: screen)
+  // Once stdout's reader is gone, results go on on the terminal, from the
+  // first byte the pipe did not take (handsh(1), THE PROMPT).
+  if screen != 1 { runner.output.fallback = screen }
   handsh_prompt_begin(
     "handsh> ", screen,
     { context, before, text, fileNames in
@@ -70,13 +73,11 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
 
 /// Where the prompt's results go: stdout, until it is a pipe whose reader
 /// is gone; then the prompt's terminal, said once (handsh(1), THE PROMPT).
+/// The move itself happens inside `Output`, at the byte where the pipe
+/// stopped taking them; this answers what is left after a line.
 struct PromptResults {
   /// The terminal the prompt is drawn on (1 or 2).
   let screen: Int32
-  /// The descriptor results are written to now.
-  private(set) var fd: Int32 = 1
-
-  init(screen: Int32) { self.screen = screen }
 
   /// After a line: deals with a failed write of its results. False when the
   /// session cannot go on (the caller reports why, with exit status 1).
@@ -86,13 +87,13 @@ struct PromptResults {
     case EINTR:
       // Control-C abandoned a write that blocked (a full pipe): the rest of
       // those results is dropped, and the session goes on.
-      runner.output = Output(fd: fd)
+      let output = runner.output
+      runner.output = Output(fd: output.fd, fallback: output.fallback)
       return true
-    case EPIPE where fd != screen:
-      fd = screen
-      Platform.printError(
-        "handsh: standard output is closed; results are now shown here", to: screen)
-      // What could not be written is shown here, then all that follows.
+    case EPIPE where runner.output.fd != screen:
+      // No terminal was given to go on with (cannot happen once `fallback`
+      // is set): what could not be written is shown here.
+      Platform.printError(Output.closedNotice, to: screen)
       var moved = Output(fd: screen)
       moved.buffer = runner.output.buffer
       runner.output = moved

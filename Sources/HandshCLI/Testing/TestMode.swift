@@ -352,6 +352,9 @@ func parallelMap<Item, Result>(
   let work = ParallelWork(items: items, transform: transform)
   let job = Job { work.perform() }
   var threads: [pthread_t] = []
+  // Born blocking the signals that end handsh: only the main thread takes
+  // them, and the policy waits for every thread's write (handsh(1), SIGNALS).
+  handsh_threads_begin()
   for _ in 1..<jobs {
     var thread = pthread_t()
     let context = Unmanaged.passRetained(job).toOpaque()
@@ -367,6 +370,7 @@ func parallelMap<Item, Result>(
       Unmanaged<Job>.fromOpaque(context).release()
     }
   }
+  handsh_threads_end()
   // This thread works too, so the run goes on even if no thread started.
   work.perform()
   for thread in threads { pthread_join(thread, nil) }

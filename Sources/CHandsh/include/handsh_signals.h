@@ -1,0 +1,69 @@
+// The one signal policy of the process (handsh(1), SIGNALS): one place
+// decides when handsh may die, and every writer of a file declares its
+// critical section to it.
+//
+// SIGTERM, SIGHUP, SIGQUIT and SIGINT (those the parent did not leave
+// ignored) are caught by one handler, and only the main thread ever takes
+// them: every other thread is born with them blocked. Outside a critical
+// section the handler ends handsh by the signal at once, as its default
+// action would; inside one (on any thread) the signal waits, and the
+// thread that leaves the last critical section ends handsh by it. So no
+// signal that handsh can catch leaves a file half written, a temporary file
+// behind, or an append not taken back. The prompt catches these signals
+// itself while it runs (handsh_prompt.h) and ends handsh only between two
+// lines, outside every critical section.
+#ifndef HANDSH_SIGNALS_H
+#define HANDSH_SIGNALS_H
+
+/// Sets the policy up; call first thing, on the main thread, before any
+/// other thread exists. A file-size limit (`ulimit -f`) becomes a write
+/// error (EFBIG), never a death by SIGXFSZ.
+void handsh_signals_start(void);
+
+/// Blocks the signals that end handsh in the calling thread, so that the
+/// threads it creates until handsh_threads_end are born blocking them.
+void handsh_threads_begin(void);
+/// Puts the calling thread's mask back as handsh_threads_begin found it.
+void handsh_threads_end(void);
+
+/// A write whose interruption would leave a file half written, or a
+/// temporary file behind: between the two calls, no signal ends handsh.
+/// Sections nest and may run on several threads at once.
+void handsh_critical_begin(void);
+void handsh_critical_end(void);
+
+/// Whether the calling thread is inside a critical section: a write there
+/// is never given up on for a signal (Control-C at the prompt included).
+int handsh_in_critical(void);
+
+/// The signal that came during a critical section and waits for its end
+/// (0: none).
+int handsh_signal_waiting(void);
+
+/// Ends the process by `signal`, as its default action does (the exit
+/// status 128 + signal if that action does not end it). Async-signal-safe.
+_Noreturn void handsh_die_by_signal(int signal);
+
+/// Whether `fd` was open when handsh started (0, 1, 2 and the descriptors
+/// it inherited): only those are streams a user may name
+/// (`/dev/fd/N`); one handsh opened for itself is not.
+int handsh_inherited_fd(int fd);
+
+/// An unnamed file in `folder` (O_TMPFILE, write only, `mode` less the
+/// umask), to be named with linkat once whole; -1 with errno set where the
+/// file system cannot make one.
+int handsh_open_unnamed(const char *_Nonnull folder, unsigned mode);
+
+/// Gives the unnamed file open on `fd` the name `path` (linkat through
+/// /proc/self/fd, or the descriptor itself where /proc is missing); 0, or
+/// -1 with errno set (EEXIST: the name is taken).
+int handsh_name_unnamed(int fd, const char *_Nonnull path);
+
+/// The arguments as the kernel gave them to main, kept by a constructor:
+/// the Swift runtime finds them through /proc, and without it (no /proc,
+/// or an I/O error there) would give none, so that handsh would read
+/// stdin instead of running its `-c` text or SCRIPT.
+int handsh_argument_count(void);
+const char *_Nullable handsh_argument(int index);
+
+#endif

@@ -1,0 +1,172 @@
+// The one signal policy of the process; see handsh_signals.h.
+#define _GNU_SOURCE
+#include "handsh_signals.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const int ending[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+enum { ending_count = sizeof ending / sizeof ending[0] };
+
+/// The critical sections in progress, on every thread, and DYING once one
+/// thread has decided that handsh ends now (no section may begin then).
+static atomic_int sections = 0;
+enum { DYING = 1 << 30 };
+/// The signal that came during a critical section (the first one).
+static atomic_int waiting = 0;
+static _Thread_local int sections_here = 0;
+
+static sigset_t thread_mask_before;
+
+_Noreturn void handsh_die_by_signal(int number) {
+  struct sigaction fallback;
+  memset(&fallback, 0, sizeof fallback);
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  sigaction(number, &fallback, NULL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, number);
+  raise(number);
+  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+  _exit(128 + number);
+}
+
+/// Ends handsh by `number` if no critical section is in progress; returns
+/// otherwise (the last section to end does it).
+static void die_unless_critical(int number) {
+  int seen = atomic_load(&sections);
+  while (seen == 0) {
+    if (atomic_compare_exchange_weak(&sections, &seen, DYING)) handsh_die_by_signal(number);
+  }
+}
+
+static void on_ending(int number) {
+  int saved = errno;
+  int none = 0;
+  atomic_compare_exchange_strong(&waiting, &none, number);
+  // Stored before the count is read: a section that ends meanwhile sees it.
+  die_unless_critical(atomic_load(&waiting));
+  errno = saved;
+}
+
+/// The descriptors open at start, 3 to 1023 (one bit each).
+static unsigned char inherited[1024 / 8];
+
+/// One poll(2) over 3 to 1023, which marks each closed one POLLNVAL.
+static void note_inherited(void) {
+  static struct pollfd fds[1024 - 3];
+  for (int fd = 3; fd < 1024; fd++) fds[fd - 3] = (struct pollfd){fd, 0, 0};
+  if (poll(fds, 1024 - 3, 0) < 0) {
+    for (int fd = 3; fd < 1024; fd++)
+      fds[fd - 3].revents = fcntl(fd, F_GETFD) >= 0 ? 0 : POLLNVAL;
+  }
+  for (int fd = 3; fd < 1024; fd++) {
+    if (!(fds[fd - 3].revents & POLLNVAL)) inherited[fd / 8] |= (unsigned char)(1u << (fd % 8));
+  }
+}
+
+int handsh_inherited_fd(int fd) {
+  if (fd >= 0 && fd <= 2) return 1;
+  if (fd < 0 || fd >= 1024) return fd >= 1024 && fcntl(fd, F_GETFD) >= 0;
+  return (inherited[fd / 8] >> (fd % 8)) & 1;
+}
+
+void handsh_signals_start(void) {
+  note_inherited();
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  sigemptyset(&action.sa_mask);
+  action.sa_handler = SIG_IGN;
+  sigaction(SIGXFSZ, &action, NULL);
+  action.sa_handler = on_ending;
+  action.sa_flags = SA_RESTART;
+  for (int i = 0; i < ending_count; i++) sigaddset(&action.sa_mask, ending[i]);
+  for (int i = 0; i < ending_count; i++) {
+    struct sigaction previous;
+    // A signal the parent left ignored (nohup) stays ignored.
+    if (sigaction(ending[i], NULL, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
+    sigaction(ending[i], &action, NULL);
+  }
+}
+
+void handsh_threads_begin(void) {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int i = 0; i < ending_count; i++) sigaddset(&set, ending[i]);
+  pthread_sigmask(SIG_BLOCK, &set, &thread_mask_before);
+}
+
+void handsh_threads_end(void) { pthread_sigmask(SIG_SETMASK, &thread_mask_before, NULL); }
+
+void handsh_critical_begin(void) {
+  int seen = atomic_load(&sections);
+  for (;;) {
+    if (seen & DYING) {
+      // Another thread is ending handsh this very moment: nothing starts.
+      for (;;) pause();
+    }
+    if (atomic_compare_exchange_weak(&sections, &seen, seen + 1)) break;
+  }
+  sections_here++;
+}
+
+void handsh_critical_end(void) {
+  sections_here--;
+  // A signal sent to this very thread (which blocks it, if it is not the
+  // main one) waits there: it is the policy's to act on, too.
+  sigset_t pending;
+  if (sigpending(&pending) == 0) {
+    for (int i = 0; i < ending_count; i++) {
+      int none = 0;
+      if (sigismember(&pending, ending[i]) == 1)
+        atomic_compare_exchange_strong(&waiting, &none, ending[i]);
+    }
+  }
+  int left = atomic_fetch_sub(&sections, 1) - 1;
+  if (left == 0) {
+    int number = atomic_load(&waiting);
+    if (number != 0) die_unless_critical(number);
+  }
+}
+
+int handsh_in_critical(void) { return sections_here > 0; }
+
+int handsh_signal_waiting(void) { return atomic_load(&waiting); }
+
+int handsh_open_unnamed(const char *folder, unsigned mode) {
+  return open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
+}
+
+int handsh_name_unnamed(int fd, const char *path) {
+  char proc[64];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+  if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0) return 0;
+  if (errno != ENOENT) return -1;
+  return linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH);
+}
+
+static int argument_count = 0;
+static char **arguments = NULL;
+
+// glibc calls the constructors of the executable with main's arguments.
+__attribute__((constructor)) static void keep_arguments(int argc, char **argv, char **envp) {
+  (void)envp;
+  argument_count = argc;
+  arguments = argv;
+}
+
+int handsh_argument_count(void) { return argument_count; }
+
+const char *handsh_argument(int index) {
+  return index >= 0 && index < argument_count && arguments != NULL ? arguments[index] : NULL;
+}
