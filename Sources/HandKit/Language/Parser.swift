@@ -102,9 +102,7 @@ public struct LineParser: IteratorProtocol {
         if !skipSeparator() { finished = true }
         continue
       }
-      let item = parseCommand(first)
-      skipToEndOfCommand()
-      return item
+      return parseCommand(first)
     }
     return .end
   }
@@ -215,22 +213,35 @@ public struct LineParser: IteratorProtocol {
     return true
   }
 
+  /// Past the rest of a command with a syntax error, then as `endCommand`.
   @inline(__always)
   private mutating func skipToEndOfCommand() {
     while nextWord() != nil {}
+    endCommand()
+  }
+
+  /// At a command's end (no word of it left): past its `;`, or the line
+  /// is finished.
+  @inline(__always)
+  private mutating func endCommand() {
     if !skipSeparator() { finished = true }
   }
 
   // MARK: Commands
 
   @inline(__always)
+  /// The command that starts with `first`; the parser moves past its end.
   private mutating func parseCommand(_ first: Word) -> ParsedItem {
     command = first.start..<first.end
     do throws(Failure) {
       let parsed = try parseArguments(of: try name(first))
+      // Its arguments were read up to its end: no word of it is left.
+      endCommand()
       return .command(parsed, span: command)
     } catch {
-      return syntaxError(error)
+      let item = syntaxError(error)
+      skipToEndOfCommand()
+      return item
     }
   }
 
