@@ -11,6 +11,10 @@ public struct Hand: Sendable, Equatable {
   /// The cards, when there are more than `inlineCapacity`.
   private let spill: [Card]?
 
+  // The operations are inlined: on a hand of up to ten cards each is a few
+  // shifts and masks, which a call (and the retain of `spill` around it)
+  // would cost several times over.
+
   public static let empty = Hand(packed: 0, spill: nil)
 
   private init(packed: UInt64, spill: [Card]?) {
@@ -28,23 +32,39 @@ public struct Hand: Sendable, Equatable {
     }
   }
 
+  @inline(__always)
   public var count: Int { spill?.count ?? Int(packed & 0xF) }
   public var isEmpty: Bool { count == 0 }
 
   /// The card at `index` (0-based). The caller checks the range.
+  @inline(__always)
   public subscript(index: Int) -> Card {
     if let spill { return spill[index] }
     return Card(unchecked: UInt8(truncatingIfNeeded: packed >> (4 + 6 * UInt64(index))) & 0x3F)
   }
 
+  /// Calls `body` with each card, top first: for a small hand, a shift of
+  /// one word per card.
+  @inline(__always)
+  func forEachCard(_ body: (Card) -> Void) {
+    if let spill { return spill.forEach(body) }
+    var rest = packed >> 4
+    for _ in 0..<Int(packed & 0xF) {
+      body(Card(unchecked: UInt8(truncatingIfNeeded: rest) & 0x3F))
+      rest >>= 6
+    }
+  }
+
   /// The cards, top first.
   public var cards: [Card] { spill ?? (0..<count).map { self[$0] } }
 
+  @inline(__always)
   public func contains(_ card: Card) -> Bool {
     (0..<count).contains { self[$0] == card }
   }
 
   /// The hand with `card` inserted so that it has index `index`.
+  @inline(__always)
   public func inserting(_ card: Card, at index: Int) -> Hand {
     let n = count
     guard spill == nil, n < Hand.inlineCapacity else {
@@ -52,27 +72,31 @@ public struct Hand: Sendable, Equatable {
       cards.insert(card, at: index)
       return Hand(cards)
     }
-    let cut = 4 + 6 * UInt64(index)
-    let below = packed & ((1 << cut) - 1) & ~0xF
-    let above = (packed >> cut) << (cut + 6)
+    // index <= n < 10, so no shift here reaches 64 but the last, of bits
+    // that are all zero: masking shifts, without the checks of `<<`.
+    let cut = 4 &+ 6 &* UInt64(truncatingIfNeeded: index)
+    let below = packed & ((1 &<< cut) &- 1) & ~0xF
+    let above = (packed &>> cut) &<< (cut &+ 6)
     return Hand(
-      packed: UInt64(n + 1) | below | UInt64(card.index) << cut | above, spill: nil)
+      packed: UInt64(n &+ 1) | below | UInt64(card.index) &<< cut | above, spill: nil)
   }
 
   /// The hand without the card at `index`.
+  @inline(__always)
   public func removing(at index: Int) -> Hand {
     guard spill == nil else {
       var cards = cards
       cards.remove(at: index)
       return Hand(cards)
     }
-    let cut = 4 + 6 * UInt64(index)
-    let below = packed & ((1 << cut) - 1) & ~0xF
-    let above = cut + 6 >= 64 ? 0 : (packed >> (cut + 6)) << cut
-    return Hand(packed: UInt64(count - 1) | below | above, spill: nil)
+    let cut = 4 &+ 6 &* UInt64(truncatingIfNeeded: index)
+    let below = packed & ((1 &<< cut) &- 1) & ~0xF
+    let above = cut &+ 6 >= 64 ? 0 : (packed &>> (cut &+ 6)) &<< cut
+    return Hand(packed: (packed & 0xF) &- 1 | below | above, spill: nil)
   }
 
   /// The hand with the card at `from` moved so that it ends at index `to`.
+  @inline(__always)
   public func moving(from: Int, to: Int) -> Hand {
     removing(at: from).inserting(self[from], at: to)
   }

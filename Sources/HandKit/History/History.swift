@@ -6,14 +6,11 @@
 /// made.
 ///
 /// The store is fixed-size chunks, so it grows without ever copying what it
-/// holds: the states (32 bytes each) in one, their places in the tree (16
-/// bytes each, no references, so walking the tree is plain loads) beside.
+/// holds: each version's state (32 bytes) beside its place in the tree (16
+/// bytes). A history shares its store with its copies until one of them
+/// changes, as an array does; `push` is then a store to the next slot.
 public struct History: Sendable {
-  private static let chunkShift = 12
-  private static let chunkSize = 1 << chunkShift
-
-  private var versions: [[Version]]
-  private var links: [[Link]]
+  private var store: Store
   /// The seed of each game, in the order the versions start them. A game's
   /// shuffled order is not kept: it follows from the seed, and the session
   /// keeps the current one at hand, so a `new` costs a few bytes.
@@ -25,7 +22,7 @@ public struct History: Sendable {
   private var tip: Int? = 0
 
   /// The number of versions, every branch included.
-  public private(set) var count: Int
+  public var count: Int { store.count }
   /// The number of the current version.
   public private(set) var cursor: Int
 
@@ -33,28 +30,17 @@ public struct History: Sendable {
   /// `seed`.
   public init(seed: UInt64, limit: Int) {
     let start = Version(hand: .empty, deck: .full, game: 0, limit: limit, step: .start)
-    var first: [Version] = []
-    first.reserveCapacity(History.chunkSize)
-    first.append(start)
-    var firstLinks: [Link] = []
-    firstLinks.reserveCapacity(History.chunkSize)
-    firstLinks.append(Link(parent: 0, depth: 0, jump: 0))
-    versions = [first]
-    links = [firstLinks]
+    store = Store()
+    store.append(Entry(version: start, link: Link(parent: 0, depth: 0, jump: 0)))
     seeds = [seed]
     gameStarts = [0]
-    count = 1
     cursor = 0
   }
 
-  private func link(_ number: Int) -> Link {
-    links[number >> History.chunkShift][number & (History.chunkSize - 1)]
-  }
+  private func link(_ number: Int) -> Link { store.entry(number).pointee.link }
 
   /// Version `number`, 0 to `count - 1`. The caller checks the range.
-  public subscript(number: Int) -> Version {
-    versions[number >> History.chunkShift][number & (History.chunkSize - 1)]
-  }
+  public subscript(number: Int) -> Version { store.entry(number).pointee.version }
 
   public var current: Version { self[cursor] }
 
@@ -132,30 +118,21 @@ public struct History: Sendable {
 
   /// Adds `version` as a child of the current one and makes it current; it
   /// becomes the current version's redo child. Constant time.
-  mutating func push(_ version: Version) {
+  mutating func push(_ version: consuming Version) {
     let parent = cursor
     let number = count
-    let (chunk, slot) = (number >> History.chunkShift, number & (History.chunkSize - 1))
-    if slot == 0 {
-      var fresh: [Version] = []
-      fresh.reserveCapacity(History.chunkSize)
-      versions.append(fresh)
-      var freshLinks: [Link] = []
-      freshLinks.reserveCapacity(History.chunkSize)
-      links.append(freshLinks)
-    }
     // The skew-binary jump pointer (Myers): twice the parent's jump when
     // the parent's two jumps are as long, else the parent.
     let up = link(parent)
     let jump = link(Int(up.jump))
     let far = up.depth &- jump.depth == jump.depth &- link(Int(jump.jump)).depth
-    versions[chunk].append(version)
-    links[chunk].append(
-      Link(
-        parent: UInt32(truncatingIfNeeded: parent), depth: up.depth &+ 1,
-        jump: far ? jump.jump : UInt32(truncatingIfNeeded: parent)))
     setRedo(of: parent, to: number)
-    count += 1
+    store.append(
+      Entry(
+        version: version,
+        link: Link(
+          parent: UInt32(truncatingIfNeeded: parent), depth: up.depth &+ 1,
+          jump: far ? jump.jump : UInt32(truncatingIfNeeded: parent))))
     cursor = number
     tip = number
   }
@@ -234,9 +211,72 @@ public struct History: Sendable {
   }
 
   /// The one write to a version already made: its redo child.
+  /// Makes the store this history's own before it changes.
   private mutating func setRedo(of number: Int, to child: Int) {
-    links[number >> History.chunkShift][number & (History.chunkSize - 1)].redo =
-      UInt32(truncatingIfNeeded: child)
+    if !isKnownUniquelyReferenced(&store) { store = store.copy() }
+    store.entry(number).pointee.link.redo = UInt32(truncatingIfNeeded: child)
+  }
+}
+
+/// A version and its place in the tree, side by side: 48 bytes.
+private struct Entry: Sendable, Equatable {
+  let version: Version
+  var link: Link
+}
+
+/// The versions of a history, in chunks of `chunkSize` that never move once
+/// allocated. Changed only by a history that holds the one reference to it
+/// (copy on write), so it is as safe to send as the history.
+private final class Store: @unchecked Sendable {
+  private static let chunkShift = 12
+  private static let chunkSize = 1 << chunkShift
+
+  private struct State {
+    var chunks: [UnsafeMutablePointer<Entry>] = []
+    var count = 0
+  }
+
+  /// Behind a pointer, not in stored properties: a class's stored `var` is
+  /// checked for exclusive access at run time on every use.
+  private let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+
+  init() { state.initialize(to: State()) }
+
+  deinit {
+    let count = state.pointee.count
+    for (i, chunk) in state.pointee.chunks.enumerated() {
+      chunk.deinitialize(count: min(count - i * Store.chunkSize, Store.chunkSize))
+      chunk.deallocate()
+    }
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+
+  var count: Int { state.pointee.count }
+
+  /// Entry `number`, 0 to `count - 1`; the caller checks the range.
+  func entry(_ number: Int) -> UnsafeMutablePointer<Entry> {
+    state.pointee.chunks[number >> Store.chunkShift] + (number & (Store.chunkSize - 1))
+  }
+
+  @inline(__always)
+  func append(_ entry: consuming Entry) {
+    let count = state.pointee.count
+    let slot = count & (Store.chunkSize - 1)
+    if slot == 0 { state.pointee.chunks.append(.allocate(capacity: Store.chunkSize)) }
+    (state.pointee.chunks[count >> Store.chunkShift] + slot).initialize(to: entry)
+    state.pointee.count = count + 1
+  }
+
+  /// A store of its own, with the same entries.
+  func copy() -> Store {
+    let copy = Store()
+    for number in 0..<count { copy.append(entry(number).pointee) }
+    return copy
+  }
+
+  func equals(_ other: Store) -> Bool {
+    count == other.count && (0..<count).allSatisfy { entry($0).pointee == other.entry($0).pointee }
   }
 }
 
@@ -262,7 +302,7 @@ struct Link: Sendable, Equatable {
 extension History: Equatable {
   public static func == (a: History, b: History) -> Bool {
     // `tip` is a cache of what the links say.
-    a.count == b.count && a.cursor == b.cursor && a.versions == b.versions && a.links == b.links
+    a.cursor == b.cursor && a.store.equals(b.store)
       && a.seeds == b.seeds
       && a.gameStarts == b.gameStarts
   }

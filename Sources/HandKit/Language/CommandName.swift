@@ -27,6 +27,7 @@ public enum CommandName: String, CaseIterable, Sendable {
   /// The name that `word` spells exactly, if any. Names are short ASCII
   /// words, so the word's bytes, read as a little-endian number, are the key:
   /// one switch, no String, no allocation (this runs once per command).
+  @inline(__always)
   public init?(spelling word: UnsafeBufferPointer<UInt8>) {
     guard word.count <= 7 else { return nil }
     var key: UInt64 = 0

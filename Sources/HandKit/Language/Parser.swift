@@ -21,10 +21,15 @@ public struct LineParser: IteratorProtocol {
 
   private let line: UnsafeBufferPointer<UInt8>
   private var offset = 0
-  private var finished = false
+  /// Whether the line is read to its end: the next item is `.end`. A loop
+  /// that asks saves a call per line.
+  public private(set) var finished = false
   private var checkedEncoding = false
   /// The last offset whose column is known, for counting columns in one pass.
   private var counted = (offset: 0, column: 1)
+  /// The span of the command being read: its first word's start to its
+  /// last word's end.
+  private var command = 0..<0
 
   /// `knownASCII` skips the UTF-8 check for a line the caller has already
   /// seen to be ASCII (a whole file is checked at once, far faster).
@@ -116,9 +121,7 @@ public struct LineParser: IteratorProtocol {
         if !skipSeparator() { finished = true }
         continue
       }
-      let item = parseCommand(first)
-      skipToEndOfCommand()
-      return item
+      return parseCommand(first)
     }
     return .end
   }
@@ -174,11 +177,17 @@ public struct LineParser: IteratorProtocol {
   }
 
   /// The next word of the current command, or nil at `;`, `#` or the end.
+  /// Inlined, as everything on the way from a line to its command is: a
+  /// command costs one call, not one per word.
+  @inline(__always)
   private mutating func nextWord() -> Word? {
-    while offset < line.count, isBlank(line[offset]) { offset += 1 }
-    guard offset < line.count else { return nil }
-    let start = offset
-    switch line[offset] {
+    // A local index, stored back once: `offset` lives in memory.
+    var i = offset
+    while i < line.count, isBlank(line[i]) { i += 1 }
+    offset = i
+    guard i < line.count else { return nil }
+    let start = i
+    switch line[i] {
     case UInt8(ascii: ";"): return nil
     case UInt8(ascii: "#"):
       offset = line.count
@@ -186,16 +195,18 @@ public struct LineParser: IteratorProtocol {
     case UInt8(ascii: "\""):
       return quotedWord(from: start)
     default:
-      while offset < line.count {
-        let byte = line[offset]
+      while i < line.count {
+        let byte = line[i]
         if isBlank(byte) || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#") { break }
-        offset += 1
+        i += 1
       }
-      return word(start, offset)
+      offset = i
+      return word(start, i)
     }
   }
 
   /// A double-quoted word, in which `\"` and `\\` stand for `"` and `\`.
+  @inline(never)
   private mutating func quotedWord(from start: Int) -> Word {
     offset = start + 1
     while offset < line.count {
@@ -214,52 +225,77 @@ public struct LineParser: IteratorProtocol {
     return word(start, offset, .unterminated)
   }
 
+  @inline(__always)
   private mutating func skipSeparator() -> Bool {
     guard offset < line.count, line[offset] == UInt8(ascii: ";") else { return false }
     offset += 1
     return true
   }
 
+  /// Past the rest of a command with a syntax error, then as `endCommand`.
+  @inline(__always)
   private mutating func skipToEndOfCommand() {
     while nextWord() != nil {}
+    endCommand()
+  }
+
+  /// At a command's end (no word of it left): past its `;`, or the line
+  /// is finished.
+  @inline(__always)
+  private mutating func endCommand() {
     if !skipSeparator() { finished = true }
   }
 
   // MARK: Commands
 
+  @inline(__always)
+  /// The command that starts with `first`; the parser moves past its end.
   private mutating func parseCommand(_ first: Word) -> ParsedItem {
-    var last = first
+    command = first.start..<first.end
     do throws(Failure) {
-      let command = try parseArguments(of: try name(first), first: first, last: &last)
-      return .command(command, span: first.start..<last.end)
+      let parsed = try parseArguments(of: try name(first))
+      // Its arguments were read up to its end: no word of it is left.
+      endCommand()
+      return .command(parsed, span: command)
     } catch {
-      return .error(SyntaxError(error.message, column: column(at: error.offset)))
+      let item = syntaxError(error)
+      skipToEndOfCommand()
+      return item
     }
   }
 
+  @inline(never)
+  private mutating func syntaxError(_ failure: Failure) -> ParsedItem {
+    .error(SyntaxError(failure.message, column: column(at: failure.offset)))
+  }
+
+  @inline(__always)
   private func name(_ word: Word) throws(Failure) -> CommandName {
     try LineParser.checkQuote(word)
     guard let name = CommandName(spelling: word.bytes) else { throw LineParser.unknown(word) }
     return name
   }
 
-  private mutating func parseArguments(
-    of name: CommandName, first: Word, last: inout Word
-  ) throws(Failure) -> Command {
-    /// The next word, which the command needs.
-    func required() throws(Failure) -> Word {
-      guard let word = try optional() else {
-        throw Failure(message: "missing argument (usage: \(name.usage))", offset: first.start)
-      }
-      return word
+  /// The next word of a command `name` that needs one.
+  @inline(__always)
+  private mutating func required(by name: CommandName) throws(Failure) -> Word {
+    guard let word = try optional() else {
+      throw LineParser.missingArgument(name, at: command.lowerBound)
     }
-    /// The next word, if any.
-    func optional() throws(Failure) -> Word? {
-      guard let word = nextWord() else { return nil }
-      try LineParser.checkQuote(word)
-      last = word
-      return word
-    }
+    return word
+  }
+
+  /// The next word of the command, if any; the command's span grows to it.
+  @inline(__always)
+  private mutating func optional() throws(Failure) -> Word? {
+    guard let word = nextWord() else { return nil }
+    try LineParser.checkQuote(word)
+    command = command.lowerBound..<word.end
+    return word
+  }
+
+  @inline(__always)
+  private mutating func parseArguments(of name: CommandName) throws(Failure) -> Command {
     let command: Command
     switch name {
     case .add:
@@ -268,10 +304,10 @@ public struct LineParser: IteratorProtocol {
       } else {
         command = .add(nil)
       }
-    case .del: command = .delete(try LineParser.position(required()))
+    case .del: command = .delete(try LineParser.position(required(by: name)))
     case .mv:
-      let from = try LineParser.position(required())
-      command = .move(from, try LineParser.position(required()))
+      let from = try LineParser.position(required(by: name))
+      command = .move(from, try LineParser.position(required(by: name)))
     case .undo:
       if let word = try optional() {
         command = .undo(try LineParser.count(word))
@@ -284,7 +320,7 @@ public struct LineParser: IteratorProtocol {
       } else {
         command = .redo(1)
       }
-    case .goto: command = .goto(try LineParser.version(required()))
+    case .goto: command = .goto(try LineParser.version(required(by: name)))
     case .new:
       if let word = try optional() {
         command = .new(try LineParser.seed(word))
@@ -298,7 +334,7 @@ public struct LineParser: IteratorProtocol {
         command = .limit(nil)
       }
     case .expect:
-      let word = try required()
+      let word = try required(by: name)
       if !word.isQuoted, word.bytes.elementsEqual("empty".utf8) {
         command = .expect([])
       } else {
@@ -309,8 +345,8 @@ public struct LineParser: IteratorProtocol {
     case .show: command = .show
     case .deck: command = .deck
     case .history: command = .history
-    case .save: command = .save(LineParser.file(try required()))
-    case .source: command = .source(LineParser.file(try required()))
+    case .save: command = .save(LineParser.file(try required(by: name)))
+    case .source: command = .source(LineParser.file(try required(by: name)))
     case .help:
       if let word = try optional() {
         command = .help(try LineParser.topic(word))
@@ -319,41 +355,65 @@ public struct LineParser: IteratorProtocol {
       }
     case .quit, .exit: command = .quit
     }
-    if let extra = try optional() {
-      throw Failure(
-        message: "unexpected argument '\(extra.text)' (usage: \(name.usage))", offset: extra.start)
-    }
+    if let extra = try optional() { throw LineParser.unexpected(extra, by: name) }
     return command
+  }
+
+  @inline(never)
+  private static func missingArgument(_ name: CommandName, at offset: Int) -> Failure {
+    Failure(message: "missing argument (usage: \(name.usage))", offset: offset)
+  }
+
+  @inline(never)
+  private static func unexpected(_ extra: Word, by name: CommandName) -> Failure {
+    Failure(
+      message: "unexpected argument '\(extra.text)' (usage: \(name.usage))", offset: extra.start)
   }
 
   // MARK: Argument values
 
+  @inline(__always)
   private static func card(_ word: Word) throws(Failure) -> Card {
-    guard !word.isQuoted, let card = Card(parsing: word.bytes) else {
-      throw Failure(message: "invalid card '\(word.text)'", offset: word.start)
-    }
+    guard !word.isQuoted, let card = Card(parsing: word.bytes) else { throw invalidCard(word) }
     return card
   }
 
+  @inline(never)
+  private static func invalidCard(_ word: Word) -> Failure {
+    Failure(message: "invalid card '\(word.text)'", offset: word.start)
+  }
+
+  @inline(__always)
   private static func position(_ word: Word) throws(Failure) -> Int {
     try wholeNumber(word, naming: "position")
   }
 
+  @inline(__always)
   private static func count(_ word: Word) throws(Failure) -> Int {
     try wholeNumber(word, naming: "count")
   }
 
+  @inline(__always)
   private static func version(_ word: Word) throws(Failure) -> Int {
     try wholeNumber(word, naming: "version", from: 0)
   }
 
   /// A position or a count (1 to 9223372036854775807), or a version (0 to
-  /// that). Digits past the top say so, not that a number was expected.
-  private static func wholeNumber(_ word: Word, naming what: String, from least: UInt64 = 1)
+  /// that).
+  @inline(__always)
+  private static func wholeNumber(_ word: Word, naming what: StaticString, from least: UInt64 = 1)
     throws(Failure) -> Int
   {
     let value = number(word)
     if let value, value >= least, value <= UInt64(Int.max) { return Int(value) }
+    throw invalidNumber(word, value, naming: what, from: least)
+  }
+
+  /// Digits past the top say so, not that a number was expected.
+  @inline(never)
+  private static func invalidNumber(
+    _ word: Word, _ value: UInt64?, naming what: StaticString, from least: UInt64
+  ) -> Failure {
     let allDigits =
       !word.isQuoted && !word.bytes.isEmpty
       && word.bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
@@ -362,7 +422,7 @@ public struct LineParser: IteratorProtocol {
     let expected =
       tooLarge
       ? "at most \(Int.max)" : "expected a whole number of \(least) or more"
-    throw Failure(message: "invalid \(what) '\(word.text)': \(expected)", offset: word.start)
+    return Failure(message: "invalid \(what) '\(word.text)': \(expected)", offset: word.start)
   }
 
   private static func limit(_ word: Word) throws(Failure) -> Int {
@@ -396,11 +456,13 @@ public struct LineParser: IteratorProtocol {
   }
 
   /// Decimal digits only, no sign; nil when empty, not digits, or over 2^64-1.
+  @inline(__always)
   private static func number(_ word: Word) -> UInt64? {
     guard !word.isQuoted else { return nil }
     return UInt64(decimalDigits: word.bytes)
   }
 
+  @inline(never)
   private static func unknown(_ word: Word) -> Failure {
     var message = "unknown command '\(word.text)'"
     if let name = suggestion(for: String(decoding: word.bytes, as: UTF8.self)) {
@@ -409,10 +471,14 @@ public struct LineParser: IteratorProtocol {
     return Failure(message: message, offset: word.start)
   }
 
+  @inline(__always)
   private static func checkQuote(_ word: Word) throws(Failure) {
-    if word.quoting == .unterminated {
-      throw Failure(message: "unterminated quote", offset: word.start)
-    }
+    if word.quoting == .unterminated { throw unterminated(word) }
+  }
+
+  @inline(never)
+  private static func unterminated(_ word: Word) -> Failure {
+    Failure(message: "unterminated quote", offset: word.start)
   }
 
   // MARK: Encoding

@@ -27,10 +27,10 @@ public struct Renderer: Sendable {
   public func writeHandLine(_ history: History, to out: inout [UInt8]) {
     if style.json {
       writeJSONState(history, to: &out)
+      out.append(newline)
     } else {
-      writeHand(history.current.hand, colored: true, to: &out)
+      writeHand(history.current.hand, colored: true, terminator: newline, to: &out)
     }
-    out.append(newline)
   }
 
   /// `show`: a numbered table, or the same JSON object as a hand line.
@@ -190,10 +190,20 @@ public struct Renderer: Sendable {
 
   private var newline: UInt8 { UInt8(ascii: "\n") }
 
-  private func writeHand(_ hand: Hand, colored: Bool, to out: inout [UInt8]) {
-    guard !hand.isEmpty else { return out.append(contentsOf: "(empty)".utf8) }
-    let table = colored ? names : plainNames
-    table.appendLine(of: hand, to: &out)
+  /// The hand's cards, separated by spaces, then `terminator` if any.
+  private func writeHand(
+    _ hand: Hand, colored: Bool, terminator: UInt8? = nil, to out: inout [UInt8]
+  ) {
+    guard !hand.isEmpty else {
+      out.append(contentsOf: "(empty)".utf8)
+      if let terminator { out.append(terminator) }
+      return
+    }
+    if colored {
+      names.appendLine(of: hand, terminator: terminator, to: &out)
+    } else {
+      plainNames.appendLine(of: hand, terminator: terminator, to: &out)
+    }
   }
 
   private func writeJSONState(_ history: History, to out: inout [UInt8]) {
@@ -252,33 +262,56 @@ public struct Renderer: Sendable {
   }
 }
 
-/// The 52 card names as one run of bytes, so writing a hand is a few copies
-/// out of one buffer: no array per card, no reference counting per card.
+/// The 52 card names, each in a slot of 16 bytes followed by the space
+/// that separates it from the next card of a line: a hand line is one
+/// 16-byte copy per card into a buffer on the stack, then one append to the
+/// output. No array per card, no reference counting per card.
 private struct NameTable: Sendable {
-  private let bytes: [UInt8]
-  /// Where each card's name starts in `bytes`; entry 52 is the end.
-  private let starts: [Int]
+  private static let slot = 16
+  /// Card `i`'s name, then a space, at `slot * i`; the rest of the slot is
+  /// padding that later cards overwrite.
+  private let slots: [UInt8]
+  /// The length of each card's name, without the space.
+  private let lengths: [UInt8]
 
+  /// `names` must each be shorter than a slot (the longest, a red card in
+  /// colour, `ESC[31m10♥ESC[0m`, is 14 bytes).
   init(_ names: [[UInt8]]) {
-    bytes = names.flatMap { $0 }
-    var starts = [0]
-    for name in names { starts.append((starts.last ?? 0) + name.count) }
-    self.starts = starts
+    var slots = [UInt8](repeating: UInt8(ascii: " "), count: NameTable.slot * names.count)
+    for (i, name) in names.enumerated() {
+      let name = name.prefix(NameTable.slot - 1)
+      slots.replaceSubrange(NameTable.slot * i..<NameTable.slot * i + name.count, with: name)
+    }
+    self.slots = slots
+    lengths = names.map { UInt8(min($0.count, NameTable.slot - 1)) }
   }
 
   func append(_ card: Card, to out: inout [UInt8]) {
     let i = Int(card.index)
-    out.append(contentsOf: bytes[starts[i]..<starts[i + 1]])
+    out.append(contentsOf: slots[NameTable.slot * i..<NameTable.slot * i + Int(lengths[i])])
   }
 
-  /// The cards of `hand`, separated by single spaces.
-  func appendLine(of hand: Hand, to out: inout [UInt8]) {
-    bytes.withUnsafeBufferPointer { names in
-      starts.withUnsafeBufferPointer { starts in
-        for index in 0..<hand.count {
-          if index > 0 { out.append(UInt8(ascii: " ")) }
-          let i = Int(hand[index].index)
-          out.append(contentsOf: UnsafeBufferPointer(rebasing: names[starts[i]..<starts[i + 1]]))
+  /// The cards of `hand`, separated by single spaces, then `terminator` if
+  /// any: built on the stack, appended to `out` at once.
+  func appendLine(of hand: Hand, terminator: UInt8?, to out: inout [UInt8]) {
+    let count = hand.count
+    guard count > 0 else { return }
+    slots.withUnsafeBytes { slots in
+      lengths.withUnsafeBufferPointer { lengths in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NameTable.slot * count) { line in
+          guard let start = UnsafeMutableRawPointer(line.baseAddress),
+            let names = slots.baseAddress
+          else { return }
+          var end = 0
+          hand.forEachCard { card in
+            let i = Int(card.index)
+            // The whole slot, space and padding too: one 16-byte copy.
+            (start + end).copyMemory(from: names + NameTable.slot * i, byteCount: NameTable.slot)
+            end += Int(lengths[i]) + 1
+          }
+          // The last card's space becomes the terminator, or goes.
+          if let terminator { line[end - 1] = terminator } else { end -= 1 }
+          out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<end]))
         }
       }
     }

@@ -113,7 +113,7 @@ public struct LineExecutor: Sendable {
     sink: inout Sink
   ) -> LineEnd {
     var parser = LineParser(line, knownASCII: knownASCII)
-    while true {
+    while !parser.finished {
       let item = parser.nextItem()
       if case .end = item { break }
       guard case .command(let command, let span) = item else { continue }
@@ -140,6 +140,9 @@ public struct LineExecutor: Sendable {
       let sourced = !sources.isEmpty
       let outcome = try session.apply(command) { sink.freshSeed(sourced: sourced) }
       switch outcome {
+      // The hand line after a change, nearly every command's outcome, is
+      // written here: calling `show` copied the whole executor first.
+      case .changed: if !quiet { renderer.writeHandLine(session.history, to: &sink.out) }
       case .quit: return .quit
       case .source(let file):
         guard try source(file, keepGoing: keepGoing, sink: &sink) else { return .stopped }
@@ -256,10 +259,8 @@ public struct LineExecutor: Sendable {
     -> CommandError?
   {
     switch outcome {
-    case .changed:
-      if !quiet { renderer.writeHandLine(session.history, to: &sink.out) }
     // `run` handles a source before it shows anything.
-    case .nothing, .quit, .source: break
+    case .changed, .nothing, .quit, .source: break
     case .show: renderer.writeShow(session.history, to: &sink.out)
     case .deck: renderer.writeDeck(session.history, to: &sink.out)
     case .history:

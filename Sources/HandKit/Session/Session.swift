@@ -6,10 +6,14 @@ public struct Session: Sendable {
   /// shuffling again per `add` would be slow. Known by its seed: moving
   /// between branches moves between games.
   private var dealt: Game
+  /// The game dealt before it: `undo` back over a `new` and `redo` again
+  /// moves between two games, which need not be shuffled again each time.
+  private var dealtBefore: Game
 
   public init(seed: UInt64, limit: Int = 5) {
     history = History(seed: seed, limit: min(max(limit, 1), 52))
     dealt = Game(seed: seed)
+    dealtBefore = dealt
   }
 
   public var current: Version { history.current }
@@ -33,7 +37,11 @@ public struct Session: Sendable {
     switch command {
     case .add(let wanted):
       try now.checkRoom()
-      if dealt.seed != history.seed(of: now) { dealt = history.game(of: now) }
+      let seed = history.seed(of: now)
+      if dealt.seed != seed {
+        swap(&dealt, &dealtBefore)
+        if dealt.seed != seed { dealt = Game(seed: seed) }
+      }
       let game = dealt
       let card: Card
       if let wanted {

@@ -334,6 +334,7 @@ private func rewrite(_ fd: Int32, with bytes: WriteSource, status: stat, path: [
   // The first change: the room reserved (the size may grow; a failure
   // cuts it back). A file system that cannot reserve is written as before.
   var failure: Int32?
+  // Counted once: a saved script is made again for each pass over it.
   let count = bytes.count
   if count > 0 {
     let reserved = posix_fallocate(fd, 0, off_t(count))

@@ -35,12 +35,13 @@ func forEachItem(
     guard case .line(let line) = event else { return true }
     var parser = LineParser(line.bytes, knownASCII: line.isASCII)
     var position = TextPosition(line: line.number, item: 0, offset: line.offset)
-    while true {
+    while !parser.finished {
       let item = parser.nextItem()
       if case .end = item { return true }
       guard body(position, item, &parser, line) else { return false }
       position.item += 1
     }
+    return true
   }
   return tooLong
 }

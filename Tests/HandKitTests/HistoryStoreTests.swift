@@ -1,0 +1,55 @@
+import Testing
+
+@testable import HandKit
+
+/// The versions live in one store that copies of a history share until one
+/// of them changes (copy on write): a copy is a value all the same.
+@Suite struct HistoryStoreTests {
+  private func run(_ commands: [Command], on session: inout Session) {
+    for command in commands { _ = session.run(command) { 7 } }
+  }
+
+  @Test func aCopyKeepsItsVersionsWhenTheOriginalGoesOn() {
+    var session = Session(seed: 1)
+    run([.add(nil), .add(nil)], on: &session)
+    let copy = session
+    // More versions, then a branch from version 1, which makes version 1's
+    // redo child the new version: a write to a version the copy holds too.
+    run([.add(nil), .add(nil), .undo(3), .add(nil)], on: &session)
+    #expect(session.history.count == 6)
+    #expect(copy.history.count == 3)
+    #expect(copy.history.cursor == 2)
+    #expect(copy.history.current.hand.count == 2)
+    #expect(copy.history.redoChild(of: 1) == 2)
+    #expect(session.history.redoChild(of: 1) == 5)
+  }
+
+  @Test func theOriginalKeepsItsVersionsWhenTheCopyGoesOn() {
+    var session = Session(seed: 1)
+    run([.add(nil), .add(nil), .undo(1)], on: &session)
+    var copy = session
+    run([.add(nil), .goto(2)], on: &copy)
+    #expect(copy.history.count == 4)
+    #expect(session.history.count == 3)
+    #expect(session.history.redoChild(of: 1) == 2)
+    #expect(copy.history.redoChild(of: 1) == 2)
+    #expect(session.history.cursor == 1)
+  }
+
+  @Test func storesOfManyChunksCompareAndCopyWhole() {
+    // Past a chunk of 4096 versions: the copy made on the first write
+    // holds every version, across chunks.
+    var session = Session(seed: 3)
+    run([.add(nil)], on: &session)
+    for i in 0..<5000 { run([.limit(i % 2 == 0 ? 6 : 5)], on: &session) }
+    var copy = session
+    #expect(copy.history == session.history)
+    run([.undo(4999), .add(nil)], on: &copy)
+    #expect(copy.history != session.history)
+    #expect(session.history.count == 5002)
+    #expect(copy.history.count == 5003)
+    for number in stride(from: 0, to: 5002, by: 97) {
+      #expect(copy.history[number] == session.history[number])
+    }
+  }
+}
