@@ -12,13 +12,21 @@ public struct Game: Sendable, Equatable {
   /// `j = next() mod (i + 1)` (handsh(1), The shuffle).
   public init(seed: UInt64) {
     var order = Card.all
-    var random = SplitMix64(seed: seed)
-    for i in stride(from: 51, through: 1, by: -1) {
-      let j = Int(random.next() % UInt64(i + 1))
-      order.swapAt(i, j)
-    }
     var place = [UInt8](repeating: 0, count: 52)
-    for (i, card) in order.enumerated() { place[Int(card.index)] = UInt8(i) }
+    // In place in each array's buffer: a swap or store through the array
+    // checks its uniqueness and bounds each time.
+    order.withUnsafeMutableBufferPointer { order in
+      var random = SplitMix64(seed: seed)
+      for i in stride(from: order.count - 1, through: 1, by: -1) {
+        let j = Int(random.next() % UInt64(i + 1))
+        order.swapAt(i, j)
+      }
+      place.withUnsafeMutableBufferPointer { place in
+        for (i, card) in order.enumerated() {
+          place[Int(card.index)] = UInt8(truncatingIfNeeded: i)
+        }
+      }
+    }
     self.seed = seed
     self.order = order
     self.place = place

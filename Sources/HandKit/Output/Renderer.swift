@@ -292,26 +292,30 @@ private struct NameTable: Sendable {
   }
 
   /// The cards of `hand`, separated by single spaces, then `terminator` if
-  /// any: built on the stack, appended to `out` at once.
+  /// any: written straight into `out`'s new capacity, one 16-byte copy per
+  /// card (not an append per card, nor a line on the stack copied again).
   func appendLine(of hand: Hand, terminator: UInt8?, to out: inout [UInt8]) {
     let count = hand.count
     guard count > 0 else { return }
     slots.withUnsafeBytes { slots in
       lengths.withUnsafeBufferPointer { lengths in
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NameTable.slot * count) { line in
-          guard let start = UnsafeMutableRawPointer(line.baseAddress),
-            let names = slots.baseAddress
-          else { return }
-          var end = 0
-          hand.forEachCard { card in
-            let i = Int(card.index)
-            // The whole slot, space and padding too: one 16-byte copy.
-            (start + end).copyMemory(from: names + NameTable.slot * i, byteCount: NameTable.slot)
-            end += Int(lengths[i]) + 1
+        out.append(addingCapacity: NameTable.slot * count) { span in
+          span.withUnsafeMutableBufferPointer { line, initialized in
+            guard let start = UnsafeMutableRawPointer(line.baseAddress),
+              let names = slots.baseAddress
+            else { return }
+            var end = 0
+            hand.forEachCard { card in
+              let i = Int(card.index)
+              // The whole slot, space and padding too: the padding is
+              // overwritten by the next card, or left past the line's end.
+              (start + end).copyMemory(from: names + NameTable.slot * i, byteCount: NameTable.slot)
+              end += Int(lengths[i]) + 1
+            }
+            // The last card's space becomes the terminator, or goes.
+            if let terminator { line[end - 1] = terminator } else { end -= 1 }
+            initialized = end
           }
-          // The last card's space becomes the terminator, or goes.
-          if let terminator { line[end - 1] = terminator } else { end -= 1 }
-          out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<end]))
         }
       }
     }

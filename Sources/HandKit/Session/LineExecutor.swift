@@ -135,7 +135,6 @@ public struct LineExecutor: Sendable {
     sink: inout Sink
   ) -> CommandEnd {
     if echo { renderer.writeEcho(parser.words(in: span), to: &sink.out) }
-    var failure: CommandError?
     do throws(CommandError) {
       let sourced = !sources.isEmpty
       let outcome = try session.apply(command) { sink.freshSeed(sourced: sourced) }
@@ -146,30 +145,38 @@ public struct LineExecutor: Sendable {
       case .quit: return .quit
       case .source(let file):
         guard try source(file, keepGoing: keepGoing, sink: &sink) else { return .stopped }
-      default: failure = show(outcome, sink: &sink)
+      default:
+        if let failure = show(outcome, sink: &sink) {
+          return report(failure, span: span, parser: &parser, sink: &sink)
+        }
       }
     } catch {
-      failure = error
-    }
-    if let failure {
-      // A sourced file's failure was reported at its own line; at the
-      // prompt, the `source` is then pointed at like any failed command.
-      if failure == .sourceFailed {
-        if sources.isEmpty { sink.commandFailed(span: span) }
-        return .failed
-      }
-      let column = parser.column(at: span.lowerBound)
-      if let (file, line) = sources.last {
-        sink.diagnose(
-          renderer.message(for: failure),
-          at: SourceLocation(source: safeText(file.utf8), line: line, column: column))
-      } else {
-        sink.commandFailed(span: span)
-        sink.diagnose(renderer.message(for: failure), column: column)
-      }
-      return .failed
+      return report(error, span: span, parser: &parser, sink: &sink)
     }
     return sink.commandDone() ? .ran : .stopped
+  }
+
+  /// Reports the failure of the command at `span`: out of line, so that a
+  /// command that ran carries no failure to destroy.
+  @usableFromInline mutating func report<Sink: CommandSink>(
+    _ failure: CommandError, span: Range<Int>, parser: inout LineParser, sink: inout Sink
+  ) -> CommandEnd {
+    // A sourced file's failure was reported at its own line; at the
+    // prompt, the `source` is then pointed at like any failed command.
+    if failure == .sourceFailed {
+      if sources.isEmpty { sink.commandFailed(span: span) }
+      return .failed
+    }
+    let column = parser.column(at: span.lowerBound)
+    if let (file, line) = sources.last {
+      sink.diagnose(
+        renderer.message(for: failure),
+        at: SourceLocation(source: safeText(file.utf8), line: line, column: column))
+    } else {
+      sink.commandFailed(span: span)
+      sink.diagnose(renderer.message(for: failure), column: column)
+    }
+    return .failed
   }
 
   /// `source FILE` (handsh(1), COMMANDS): reads FILE through the sink,
