@@ -7,9 +7,9 @@ import XCTest
 /// xml.etree, xmllint and junitparser, the diff by GNU `patch` and
 /// `git apply`. Each name and each value reads back exactly, and no name
 /// can turn a failure into a pass.
-final class ConsumerTests: XCTestCase {
-  private var binary: URL!
-  private var folder: URL!
+final class ConsumerTests: XCTestCase, FolderTestCase {
+  var binary: URL!
+  var folder: URL!
 
   override func setUpWithError() throws {
     binary = try TestProcess.handshBinary()
@@ -18,22 +18,6 @@ final class ConsumerTests: XCTestCase {
 
   override func tearDownWithError() throws {
     if let folder { try? FileManager.default.removeItem(at: folder) }
-  }
-
-  /// Runs `script` with /bin/sh in the test's folder, `$0` the binary.
-  private func shell(_ script: String) throws -> TestRun {
-    try TestProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, binary.path], in: folder)
-  }
-
-  private func write(_ name: String, _ text: String) throws {
-    let url = folder.appendingPathComponent(name)
-    try FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: url)
-  }
-
-  private func text(_ name: String) throws -> String {
-    try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
   }
 
   /// A tool on the PATH (as scripts/bootstrap installs it): missing, a skip,

@@ -14,9 +14,9 @@ import XCTest
 /// Everything lives in the test's own temporary folder: links to
 /// `/proc/self/fd/N` and `/dev/stdout` made there, FIFOs, a small tmpfs
 /// mounted there in a user namespace of the run's own.
-final class EdgeWriteTests: XCTestCase {
-  private var folder: URL!
-  private var binary: URL!
+final class EdgeWriteTests: XCTestCase, FolderTestCase {
+  var folder: URL!
+  var binary: URL!
   private var previousSigpipe: sighandler_t?
 
   override func setUpWithError() throws {
@@ -298,27 +298,7 @@ final class EdgeWriteTests: XCTestCase {
 
   // MARK: - Helpers
 
-  private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-  private func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
-
-  private func make(_ name: String, _ text: String) throws {
-    try Data(text.utf8).write(to: url(name))
-  }
-
-  private func contents(_ name: String) throws -> String {
-    String(decoding: try Data(contentsOf: url(name)), as: UTF8.self)
-  }
-
-  private func status(_ name: String) -> stat? {
-    var result = stat()
-    return lstat(path(name), &result) == 0 ? result : nil
-  }
-
   private func kind(_ name: String) -> mode_t? { status(name).map { $0.st_mode & S_IFMT } }
-
-  private func requireRoot(_ why: String) throws {
-    if getuid() != 0 { throw XCTSkip("not root: \(why)") }
-  }
 
   /// The words that run a command as uid/gid 65534 (setpriv), when root.
   private func nobody() throws -> String? {

@@ -8,9 +8,9 @@ import XCTest
 /// TESTS): the reports read by the real consumers (`prove`, an XML parser,
 /// GNU `patch`), hermetic tests, files that are not regular, one file named
 /// twice, long lines, the change check, and `PATH:LINE` for editors.
-final class GoldenTrustTests: XCTestCase {
-  private var binary: URL!
-  private var folder: URL!
+final class GoldenTrustTests: XCTestCase, FolderTestCase {
+  var binary: URL!
+  var folder: URL!
 
   override func setUpWithError() throws {
     binary = try TestProcess.handshBinary()
@@ -30,22 +30,6 @@ final class GoldenTrustTests: XCTestCase {
     -> TestRun
   {
     try TestProcess.run(binary, arguments, in: folder, timeout: timeout)
-  }
-
-  /// Runs `script` with /bin/sh in the test's folder, `$0` the binary.
-  private func shell(_ script: String) throws -> TestRun {
-    try TestProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, binary.path], in: folder)
-  }
-
-  private func write(_ name: String, _ text: String) throws {
-    let url = folder.appendingPathComponent(name)
-    try FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: url)
-  }
-
-  private func text(_ name: String) throws -> String {
-    try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
   }
 
   /// A consumer: missing, it skips the test, and fails it in CI.

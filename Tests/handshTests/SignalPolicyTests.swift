@@ -12,9 +12,9 @@ import XCTest
 ///
 /// Everything lives in the test's own temporary folder: links, sticky
 /// folders, bind mounts (as root; skipped, saying why, where impossible).
-final class SignalPolicyTests: XCTestCase {
-  private var folder: URL!
-  private var binary: URL!
+final class SignalPolicyTests: XCTestCase, FolderTestCase {
+  var folder: URL!
+  var binary: URL!
 
   override func setUpWithError() throws {
     binary = try TestProcess.handshBinary()
@@ -262,26 +262,6 @@ final class SignalPolicyTests: XCTestCase {
   }
 
   // MARK: - Helpers
-
-  private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-  private func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
-
-  private func make(_ name: String, _ text: String) throws {
-    try Data(text.utf8).write(to: url(name))
-  }
-
-  private func contents(_ name: String) throws -> String {
-    String(decoding: try Data(contentsOf: url(name)), as: UTF8.self)
-  }
-
-  private func status(_ name: String) -> stat? {
-    var result = stat()
-    return lstat(path(name), &result) == 0 ? result : nil
-  }
-
-  private func requireRoot(_ why: String) throws {
-    if getuid() != 0 { throw XCTSkip("not root: \(why)") }
-  }
 
   private func requireStrace() throws {
     guard try sh("strace -f -o /dev/null /bin/true").status == 0 else {

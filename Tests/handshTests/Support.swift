@@ -182,3 +182,53 @@ extension TestProcess {
     return (setpriv, drop + [executable.path] + arguments)
   }
 }
+
+/// A test case that works in a temporary folder of its own (`folder`) with
+/// the built `handsh` (`binary`), and the helpers such tests share.
+protocol FolderTestCase: AnyObject {
+  var folder: URL! { get }
+  var binary: URL! { get }
+}
+
+extension FolderTestCase {
+  func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+  func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
+
+  /// Runs `script` with /bin/sh in the test's folder, `$0` the binary.
+  func shell(_ script: String) throws -> TestRun {
+    try TestProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, binary.path], in: folder)
+  }
+
+  /// Writes `text` to NAME, making its folders first.
+  func write(_ name: String, _ text: String) throws {
+    let url = url(name)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url)
+  }
+
+  /// Writes `text` to NAME, whose folder is there.
+  func make(_ name: String, _ text: String) throws {
+    try Data(text.utf8).write(to: url(name))
+  }
+
+  /// NAME's text, which must be UTF-8.
+  func text(_ name: String) throws -> String {
+    try String(contentsOf: url(name), encoding: .utf8)
+  }
+
+  /// NAME's bytes as text, invalid UTF-8 repaired.
+  func contents(_ name: String) throws -> String {
+    String(decoding: try Data(contentsOf: url(name)), as: UTF8.self)
+  }
+
+  /// NAME's `lstat`, or nil when there is nothing there.
+  func status(_ name: String) -> stat? {
+    var result = stat()
+    return lstat(path(name), &result) == 0 ? result : nil
+  }
+
+  func requireRoot(_ why: String) throws {
+    if getuid() != 0 { throw XCTSkip("not root: \(why)") }
+  }
+}
