@@ -31,10 +31,10 @@ public struct Session: Sendable {
 
   /// Runs `command`, throwing its failure; on failure nothing changes.
   public mutating func apply(
-    _ command: Command, freshSeed: () -> UInt64
+    _ command: consuming Command, freshSeed: () -> UInt64
   ) throws(CommandError) -> Outcome {
     let now = history.current
-    switch command {
+    switch consume command {
     case .add(let wanted):
       try now.checkRoom()
       let seed = history.seed(of: now)
@@ -99,8 +99,8 @@ public struct Session: Sendable {
     case .show: return .show
     case .deck: return .deck
     case .history: return .history
-    case .save(let file): return .save(file: file, script: SavedScript(history))
-    case .source(let file): return .source(file: file)
+    case .save: return .save
+    case .source: return .source
     case .help(let topic): return .help(topic)
     case .quit: return .quit
     }

@@ -24,7 +24,7 @@ struct TextPosition: Comparable {
 @discardableResult
 func forEachItem(
   _ lines: inout TextLines,
-  _ body: (TextPosition, ParsedItem, inout LineParser, Line) -> Bool
+  _ body: (TextPosition, consuming ParsedItem, inout LineParser, Line) -> Bool
 ) -> Int? {
   var tooLong: Int?
   lines.forEachLine { event in
@@ -77,7 +77,8 @@ struct RunAhead {
 
   /// Runs the command at `position` now, if it can be taken back.
   mutating func run(
-    _ command: Command, span: Range<Int>, parser: inout LineParser, at position: TextPosition,
+    _ command: consuming Command, span: Range<Int>, parser: inout LineParser,
+    at position: TextPosition,
     executor: inout LineExecutor
   ) {
     guard pausedAt == nil else { return }
@@ -89,7 +90,7 @@ struct RunAhead {
     }
     guard sink.heldBytes < RunAhead.holdLimit else { return pause(at: position) }
     let mark = sink.out.count
-    if executor.run(command, span: span, parser: &parser, sink: &sink) == .failed {
+    if executor.run(consume command, span: span, parser: &parser, sink: &sink) == .failed {
       // A failed command changed nothing; it runs again, and reports, later.
       sink.out.removeSubrange(mark...)
       pause(at: position)
