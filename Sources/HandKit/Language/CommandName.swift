@@ -31,11 +31,13 @@ public enum CommandName: String, CaseIterable, Sendable {
   public init?(spelling word: UnsafeBufferPointer<UInt8>) {
     guard word.count <= 7 else { return nil }
     var key: UInt64 = 0
-    for i in 0..<word.count {
+    var shift: UInt64 = 0
+    for byte in word {
       // Lowercase letters only, so that no byte (NUL above all) is lost.
-      let byte = word[i]
       guard byte &- UInt8(ascii: "a") <= 25 else { return nil }
-      key |= UInt64(byte) << UInt64(8 * i)
+      // At most seven bytes: the shift stays under 64.
+      key |= UInt64(byte) &<< shift
+      shift &+= 8
     }
     switch key {
     case 0x64_6461: self = .add

@@ -93,7 +93,7 @@ public struct LineParser: IteratorProtocol {
     let clamped = span.clamped(to: 0..<line.count)
     var parser = LineParser(UnsafeBufferPointer(rebasing: line[clamped]))
     var words: [[UInt8]] = []
-    while let word = parser.nextWord() { words.append(Array(word.bytes)) }
+    while let word = parser.nextWord() { words.append(Array(parser.bytes(of: word))) }
     return words
   }
 
@@ -128,53 +128,66 @@ public struct LineParser: IteratorProtocol {
 
   // MARK: Words
 
-  /// A word of the line: where it stands, and its bytes. A plain value with
-  /// no references, so making and dropping words costs nothing.
+  /// A word of the line: where it stands and how it is quoted. Plain
+  /// numbers, so making and dropping words costs nothing; its bytes are
+  /// `bytes(of:)`.
   private struct Word {
     enum Quoting { case bare, quoted, unterminated }
 
     let start: Int
     let end: Int
-    let bytes: UnsafeBufferPointer<UInt8>
     let quoting: Quoting
 
     var isQuoted: Bool { quoting != .bare }
-    var text: String { safeWord(bytes) }
-
-    /// A quoted word's text without its quotes, `\"` and `\\` unescaped.
-    var unquoted: String {
-      guard quoting != .bare, bytes.count >= 2 else {
-        return String(decoding: bytes, as: UTF8.self)
-      }
-      var text: [UInt8] = []
-      var i = 1
-      while i < bytes.count - 1 {
-        if bytes[i] == UInt8(ascii: "\\"), i + 2 < bytes.count,
-          bytes[i + 1] == UInt8(ascii: "\"") || bytes[i + 1] == UInt8(ascii: "\\")
-        {
-          i += 1
-        }
-        text.append(bytes[i])
-        i += 1
-      }
-      return String(decoding: text, as: UTF8.self)
-    }
   }
 
-  /// A syntax error before its column is known: the message and the byte
-  /// offset of the word it is about.
-  private struct Failure: Error {
-    let message: String
-    let offset: Int
+  /// The bytes of `word`, quotes and all.
+  @inline(__always)
+  private func bytes(of word: Word) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: line[word.start..<word.end])
+  }
+
+  /// A word as a message quotes it.
+  private func text(of word: Word) -> String { safeWord(bytes(of: word)) }
+
+  /// A quoted word's text without its quotes, `\"` and `\\` unescaped.
+  private func unquoted(_ word: Word) -> String {
+    let bytes = bytes(of: word)
+    guard word.isQuoted, bytes.count >= 2 else {
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    var text: [UInt8] = []
+    var i = 1
+    while i < bytes.count - 1 {
+      if bytes[i] == UInt8(ascii: "\\"), i + 2 < bytes.count,
+        bytes[i + 1] == UInt8(ascii: "\"") || bytes[i + 1] == UInt8(ascii: "\\")
+      {
+        i += 1
+      }
+      text.append(bytes[i])
+      i += 1
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// A syntax error before its message and column are known: what is
+  /// wrong, and the word it is about. Plain data, so a command that parses
+  /// costs no message: one is written only for an error reported
+  /// (`syntaxError`).
+  private enum Failure: Error {
+    case unknownCommand(Word)
+    case missingArgument(CommandName, at: Int)
+    case unexpectedArgument(Word, of: CommandName)
+    case invalidCard(Word)
+    /// A position, count or version: its value when it is digits that
+    /// do not overflow, what it names, and the least it may be.
+    case invalidNumber(Word, UInt64?, naming: StaticString, least: UInt64)
+    case invalidLimit(Word)
+    case invalidSeed(Word)
+    case unterminatedQuote(Word)
   }
 
   private func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-
-  private func word(_ start: Int, _ end: Int, _ quoting: Word.Quoting = .bare) -> Word {
-    Word(
-      start: start, end: end, bytes: UnsafeBufferPointer(rebasing: line[start..<end]),
-      quoting: quoting)
-  }
 
   /// The next word of the current command, or nil at `;`, `#` or the end.
   /// Inlined, as everything on the way from a line to its command is: a
@@ -201,7 +214,7 @@ public struct LineParser: IteratorProtocol {
         i += 1
       }
       offset = i
-      return word(start, i)
+      return Word(start: start, end: i, quoting: .bare)
     }
   }
 
@@ -213,7 +226,7 @@ public struct LineParser: IteratorProtocol {
       let byte = line[offset]
       if byte == UInt8(ascii: "\"") {
         offset += 1
-        return word(start, offset, .quoted)
+        return Word(start: start, end: offset, quoting: .quoted)
       }
       if byte == UInt8(ascii: "\\"), offset + 1 < line.count,
         line[offset + 1] == UInt8(ascii: "\"") || line[offset + 1] == UInt8(ascii: "\\")
@@ -222,7 +235,7 @@ public struct LineParser: IteratorProtocol {
       }
       offset += 1
     }
-    return word(start, offset, .unterminated)
+    return Word(start: start, end: offset, quoting: .unterminated)
   }
 
   @inline(__always)
@@ -264,15 +277,48 @@ public struct LineParser: IteratorProtocol {
     }
   }
 
+  /// The syntax error that `failure` describes, with its message and
+  /// column: out of line, as only a command that fails needs them.
   @inline(never)
   private mutating func syntaxError(_ failure: Failure) -> ParsedItem {
-    .error(SyntaxError(failure.message, column: column(at: failure.offset)))
+    let message: String
+    let offset: Int
+    switch failure {
+    case .unknownCommand(let word):
+      message = unknownCommandMessage(word)
+      offset = word.start
+    case .missingArgument(let name, let at):
+      message = "missing argument (usage: \(name.usage))"
+      offset = at
+    case .unexpectedArgument(let word, let name):
+      message = "unexpected argument '\(text(of: word))' (usage: \(name.usage))"
+      offset = word.start
+    case .invalidCard(let word):
+      message = "invalid card '\(text(of: word))'"
+      offset = word.start
+    case .invalidNumber(let word, let value, let what, let least):
+      message = invalidNumberMessage(word, value, naming: what, least: least)
+      offset = word.start
+    case .invalidLimit(let word):
+      message = "invalid limit '\(text(of: word))': expected a whole number from 1 to 52"
+      offset = word.start
+    case .invalidSeed(let word):
+      message =
+        "invalid seed '\(text(of: word))': expected a whole number from 0 to 18446744073709551615"
+      offset = word.start
+    case .unterminatedQuote(let word):
+      message = "unterminated quote"
+      offset = word.start
+    }
+    return .error(SyntaxError(message, column: column(at: offset)))
   }
 
   @inline(__always)
   private func name(_ word: Word) throws(Failure) -> CommandName {
-    try LineParser.checkQuote(word)
-    guard let name = CommandName(spelling: word.bytes) else { throw LineParser.unknown(word) }
+    try checkQuote(word)
+    guard let name = CommandName(spelling: bytes(of: word)) else {
+      throw .unknownCommand(word)
+    }
     return name
   }
 
@@ -280,7 +326,7 @@ public struct LineParser: IteratorProtocol {
   @inline(__always)
   private mutating func required(by name: CommandName) throws(Failure) -> Word {
     guard let word = try optional() else {
-      throw LineParser.missingArgument(name, at: command.lowerBound)
+      throw .missingArgument(name, at: command.lowerBound)
     }
     return word
   }
@@ -289,7 +335,7 @@ public struct LineParser: IteratorProtocol {
   @inline(__always)
   private mutating func optional() throws(Failure) -> Word? {
     guard let word = nextWord() else { return nil }
-    try LineParser.checkQuote(word)
+    try checkQuote(word)
     command = command.lowerBound..<word.end
     return word
   }
@@ -300,185 +346,152 @@ public struct LineParser: IteratorProtocol {
     switch name {
     case .add:
       if let word = try optional() {
-        command = .add(try LineParser.card(word))
+        command = .add(try card(word))
       } else {
         command = .add(nil)
       }
-    case .del: command = .delete(try LineParser.position(required(by: name)))
+    case .del: command = .delete(try position(required(by: name)))
     case .mv:
-      let from = try LineParser.position(required(by: name))
-      command = .move(from, try LineParser.position(required(by: name)))
+      let from = try position(required(by: name))
+      command = .move(from, try position(required(by: name)))
     case .undo:
       if let word = try optional() {
-        command = .undo(try LineParser.count(word))
+        command = .undo(try count(word))
       } else {
         command = .undo(1)
       }
     case .redo:
       if let word = try optional() {
-        command = .redo(try LineParser.count(word))
+        command = .redo(try count(word))
       } else {
         command = .redo(1)
       }
-    case .goto: command = .goto(try LineParser.version(required(by: name)))
+    case .goto: command = .goto(try version(required(by: name)))
     case .new:
       if let word = try optional() {
-        command = .new(try LineParser.seed(word))
+        command = .new(try seed(word))
       } else {
         command = .new(nil)
       }
     case .limit:
       if let word = try optional() {
-        command = .limit(try LineParser.limit(word))
+        command = .limit(try limit(word))
       } else {
         command = .limit(nil)
       }
     case .expect:
       let word = try required(by: name)
-      if !word.isQuoted, word.bytes.elementsEqual("empty".utf8) {
+      if !word.isQuoted, bytes(of: word).elementsEqual("empty".utf8) {
         command = .expect([])
       } else {
-        var cards = [try LineParser.card(word)]
-        while let word = try optional() { cards.append(try LineParser.card(word)) }
+        var cards = [try card(word)]
+        while let word = try optional() { cards.append(try card(word)) }
         command = .expect(cards)
       }
     case .show: command = .show
     case .deck: command = .deck
     case .history: command = .history
-    case .save: command = .save(LineParser.file(try required(by: name)))
-    case .source: command = .source(LineParser.file(try required(by: name)))
+    case .save: command = .save(unquoted(try required(by: name)))
+    case .source: command = .source(unquoted(try required(by: name)))
     case .help:
       if let word = try optional() {
-        command = .help(try LineParser.topic(word))
+        command = .help(try topic(word))
       } else {
         command = .help(nil)
       }
     case .quit, .exit: command = .quit
     }
-    if let extra = try optional() { throw LineParser.unexpected(extra, by: name) }
+    if let extra = try optional() { throw .unexpectedArgument(extra, of: name) }
     return command
-  }
-
-  @inline(never)
-  private static func missingArgument(_ name: CommandName, at offset: Int) -> Failure {
-    Failure(message: "missing argument (usage: \(name.usage))", offset: offset)
-  }
-
-  @inline(never)
-  private static func unexpected(_ extra: Word, by name: CommandName) -> Failure {
-    Failure(
-      message: "unexpected argument '\(extra.text)' (usage: \(name.usage))", offset: extra.start)
   }
 
   // MARK: Argument values
 
   @inline(__always)
-  private static func card(_ word: Word) throws(Failure) -> Card {
-    guard !word.isQuoted, let card = Card(parsing: word.bytes) else { throw invalidCard(word) }
+  private func card(_ word: Word) throws(Failure) -> Card {
+    guard !word.isQuoted, let card = Card(parsing: bytes(of: word)) else {
+      throw .invalidCard(word)
+    }
     return card
   }
 
-  @inline(never)
-  private static func invalidCard(_ word: Word) -> Failure {
-    Failure(message: "invalid card '\(word.text)'", offset: word.start)
-  }
-
   @inline(__always)
-  private static func position(_ word: Word) throws(Failure) -> Int {
+  private func position(_ word: Word) throws(Failure) -> Int {
     try wholeNumber(word, naming: "position")
   }
 
   @inline(__always)
-  private static func count(_ word: Word) throws(Failure) -> Int {
+  private func count(_ word: Word) throws(Failure) -> Int {
     try wholeNumber(word, naming: "count")
   }
 
   @inline(__always)
-  private static func version(_ word: Word) throws(Failure) -> Int {
-    try wholeNumber(word, naming: "version", from: 0)
+  private func version(_ word: Word) throws(Failure) -> Int {
+    try wholeNumber(word, naming: "version", least: 0)
   }
 
   /// A position or a count (1 to 9223372036854775807), or a version (0 to
   /// that).
   @inline(__always)
-  private static func wholeNumber(_ word: Word, naming what: StaticString, from least: UInt64 = 1)
+  private func wholeNumber(_ word: Word, naming what: StaticString, least: UInt64 = 1)
     throws(Failure) -> Int
   {
     let value = number(word)
     if let value, value >= least, value <= UInt64(Int.max) { return Int(value) }
-    throw invalidNumber(word, value, naming: what, from: least)
+    throw .invalidNumber(word, value, naming: what, least: least)
   }
 
   /// Digits past the top say so, not that a number was expected.
-  @inline(never)
-  private static func invalidNumber(
-    _ word: Word, _ value: UInt64?, naming what: StaticString, from least: UInt64
-  ) -> Failure {
+  private func invalidNumberMessage(
+    _ word: Word, _ value: UInt64?, naming what: StaticString, least: UInt64
+  ) -> String {
+    let bytes = bytes(of: word)
     let allDigits =
-      !word.isQuoted && !word.bytes.isEmpty
-      && word.bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+      !word.isQuoted && !bytes.isEmpty
+      && bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     // Digits that overflow, or a value over the top (not under the bottom).
     let tooLarge = allDigits && (value.map { $0 >= least } ?? true)
     let expected =
       tooLarge
       ? "at most \(Int.max)" : "expected a whole number of \(least) or more"
-    return Failure(message: "invalid \(what) '\(word.text)': \(expected)", offset: word.start)
+    return "invalid \(what) '\(text(of: word))': \(expected)"
   }
 
-  private static func limit(_ word: Word) throws(Failure) -> Int {
-    guard let value = number(word), (1...52).contains(value) else {
-      throw Failure(
-        message: "invalid limit '\(word.text)': expected a whole number from 1 to 52",
-        offset: word.start)
-    }
+  private func limit(_ word: Word) throws(Failure) -> Int {
+    guard let value = number(word), (1...52).contains(value) else { throw .invalidLimit(word) }
     return Int(value)
   }
 
-  private static func seed(_ word: Word) throws(Failure) -> UInt64 {
-    guard let value = number(word) else {
-      throw Failure(
-        message:
-          "invalid seed '\(word.text)': expected a whole number from 0 to 18446744073709551615",
-        offset: word.start)
-    }
+  private func seed(_ word: Word) throws(Failure) -> UInt64 {
+    guard let value = number(word) else { throw .invalidSeed(word) }
     return value
   }
 
-  private static func file(_ word: Word) -> String {
-    word.unquoted
-  }
-
-  private static func topic(_ word: Word) throws(Failure) -> CommandName {
-    guard !word.isQuoted, let name = CommandName(spelling: word.bytes) else {
-      throw unknown(word)
+  private func topic(_ word: Word) throws(Failure) -> CommandName {
+    guard !word.isQuoted, let name = CommandName(spelling: bytes(of: word)) else {
+      throw .unknownCommand(word)
     }
     return name
   }
 
   /// Decimal digits only, no sign; nil when empty, not digits, or over 2^64-1.
   @inline(__always)
-  private static func number(_ word: Word) -> UInt64? {
+  private func number(_ word: Word) -> UInt64? {
     guard !word.isQuoted else { return nil }
-    return UInt64(decimalDigits: word.bytes)
+    return UInt64(decimalDigits: bytes(of: word))
   }
 
-  @inline(never)
-  private static func unknown(_ word: Word) -> Failure {
-    var message = "unknown command '\(word.text)'"
-    if let name = suggestion(for: String(decoding: word.bytes, as: UTF8.self)) {
+  private func unknownCommandMessage(_ word: Word) -> String {
+    var message = "unknown command '\(text(of: word))'"
+    if let name = suggestion(for: String(decoding: bytes(of: word), as: UTF8.self)) {
       message += " (did you mean '\(name.rawValue)'?)"
     }
-    return Failure(message: message, offset: word.start)
+    return message
   }
 
   @inline(__always)
-  private static func checkQuote(_ word: Word) throws(Failure) {
-    if word.quoting == .unterminated { throw unterminated(word) }
-  }
-
-  @inline(never)
-  private static func unterminated(_ word: Word) -> Failure {
-    Failure(message: "unterminated quote", offset: word.start)
+  private func checkQuote(_ word: Word) throws(Failure) {
+    if word.quoting == .unterminated { throw .unterminatedQuote(word) }
   }
 
   // MARK: Encoding
@@ -544,9 +557,20 @@ extension UInt64 {
   /// A number as the language writes one (handsh(1), THE LANGUAGE): decimal
   /// digits only, no sign, no spaces, no other base; nil when it overflows.
   /// Options take their numbers the same way.
+  @inline(__always)
   package init?<Digits: Collection<UInt8>>(decimalDigits digits: Digits) {
     guard !digits.isEmpty else { return nil }
     var value: UInt64 = 0
+    // Nineteen digits never overflow: a usual number takes no checks.
+    if digits.count <= 19 {
+      for byte in digits {
+        let digit = byte &- UInt8(ascii: "0")
+        guard digit <= 9 else { return nil }
+        value = value &* 10 &+ UInt64(digit)
+      }
+      self = value
+      return
+    }
     for byte in digits {
       guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
       let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
