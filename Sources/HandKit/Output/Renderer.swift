@@ -25,11 +25,17 @@ public struct Renderer: Sendable {
 
   /// The line written after a change: the hand, or its JSON object.
   public func writeHandLine(_ history: History, to out: inout [UInt8]) {
+    writeHandLine(of: history.cursor, in: history, to: &out)
+  }
+
+  /// The hand line of version `number` (0 to `history.count - 1`): what
+  /// `writeHandLine` wrote when it was current.
+  public func writeHandLine(of number: Int, in history: History, to out: inout [UInt8]) {
     if style.json {
-      writeJSONState(history, to: &out)
+      writeJSONState(of: number, in: history, to: &out)
       out.append(newline)
     } else {
-      writeHand(history.current.hand, colored: true, terminator: newline, to: &out)
+      writeHand(history[number].hand, colored: true, terminator: newline, to: &out)
     }
   }
 
@@ -207,9 +213,13 @@ public struct Renderer: Sendable {
   }
 
   private func writeJSONState(_ history: History, to out: inout [UInt8]) {
-    let now = history.current
+    writeJSONState(of: history.cursor, in: history, to: &out)
+  }
+
+  private func writeJSONState(of number: Int, in history: History, to out: inout [UInt8]) {
+    let now = history[number]
     out.append(contentsOf: "{\"version\":".utf8)
-    writeNumber(history.cursor, to: &out)
+    writeNumber(number, to: &out)
     out.append(contentsOf: ",\"hand\":".utf8)
     writeJSONHand(now.hand, to: &out)
     out.append(contentsOf: ",\"deck\":".utf8)

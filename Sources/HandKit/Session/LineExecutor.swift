@@ -39,12 +39,20 @@ public protocol CommandSink {
   /// A command failed; called just before its diagnostic, with the byte
   /// range of the command's words in the line (the prompt points at it).
   mutating func commandFailed(span: Range<Int>)
+  /// The hand line after a change: written to `out` at once, or, by a
+  /// sink that holds its output, kept as the number of the version it
+  /// shows and written later (a version never changes, so neither does
+  /// its line).
+  mutating func writeHandLine(_ history: History, renderer: Renderer)
 }
 
 extension CommandSink {
   @inlinable public mutating func commandDone() -> Bool { true }
   @inlinable public mutating func commandFailed(span: Range<Int>) {}
   @inlinable public mutating func freshSeed(sourced: Bool) -> UInt64 { freshSeed() }
+  @inlinable public mutating func writeHandLine(_ history: History, renderer: Renderer) {
+    renderer.writeHandLine(history, to: &out)
+  }
 }
 
 /// How the commands of a line ended.
@@ -151,7 +159,7 @@ public struct LineExecutor: Sendable {
         switch outcome {
         // The hand line after a change, nearly every command's outcome, is
         // written here: calling `show` copied the whole executor first.
-        case .changed: if !quiet { renderer.writeHandLine(session.history, to: &sink.out) }
+        case .changed: if !quiet { sink.writeHandLine(session.history, renderer: renderer) }
         case .quit: return .quit
         default: show(outcome, sink: &sink)
         }

@@ -197,7 +197,7 @@ struct Runner {
       ahead.rollBack(&executor)
       return .stop
     }
-    ahead.commit(to: &output)
+    ahead.commit(to: &output, history: session.history, renderer: executor.renderer)
     guard let resume = ahead.pausedAt, !options.checkOnly else { return .next }
     var flow = Flow.next
     // The run goes on from the line where it paused, not over the lines
