@@ -206,7 +206,9 @@ public struct LineParser: IteratorProtocol {
       offset = line.count
       return nil
     case UInt8(ascii: "\""):
-      return quotedWord(from: start)
+      let word = LineParser.quotedWord(in: line, from: start)
+      offset = word.end
+      return word
     default:
       while i < line.count {
         let byte = line[i]
@@ -218,24 +220,25 @@ public struct LineParser: IteratorProtocol {
     }
   }
 
-  /// A double-quoted word, in which `\"` and `\\` stand for `"` and `\`.
+  /// The double-quoted word at `start` of `line`, in which `\"` and `\\`
+  /// stand for `"` and `\`. Out of line, and touching no state, so the
+  /// parser's own stays in registers.
   @inline(never)
-  private mutating func quotedWord(from start: Int) -> Word {
-    offset = start + 1
-    while offset < line.count {
-      let byte = line[offset]
+  private static func quotedWord(in line: UnsafeBufferPointer<UInt8>, from start: Int) -> Word {
+    var i = start + 1
+    while i < line.count {
+      let byte = line[i]
       if byte == UInt8(ascii: "\"") {
-        offset += 1
-        return Word(start: start, end: offset, quoting: .quoted)
+        return Word(start: start, end: i + 1, quoting: .quoted)
       }
-      if byte == UInt8(ascii: "\\"), offset + 1 < line.count,
-        line[offset + 1] == UInt8(ascii: "\"") || line[offset + 1] == UInt8(ascii: "\\")
+      if byte == UInt8(ascii: "\\"), i + 1 < line.count,
+        line[i + 1] == UInt8(ascii: "\"") || line[i + 1] == UInt8(ascii: "\\")
       {
-        offset += 1
+        i += 1
       }
-      offset += 1
+      i += 1
     }
-    return Word(start: start, end: offset, quoting: .unterminated)
+    return Word(start: start, end: i, quoting: .unterminated)
   }
 
   @inline(__always)

@@ -134,12 +134,6 @@ private struct Chunk {
     var buffer: [UInt8] = []
     swap(&buffer, &output.buffer)
     defer { swap(&buffer, &output.buffer) }
-    func flushIfFull() {
-      guard buffer.count >= Output.flushThreshold else { return }
-      swap(&buffer, &output.buffer)
-      output.flush()
-      swap(&buffer, &output.buffer)
-    }
     bytes.withUnsafeBufferPointer { bytes in
       var from = 0
       for line in lines {
@@ -150,11 +144,19 @@ private struct Chunk {
         }
         renderer.writeHandLine(of: Int(line.version), in: history, to: &buffer)
         from = offset
-        flushIfFull()
+        Chunk.flushIfFull(&buffer, &output)
       }
       buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from...]))
-      flushIfFull()
+      Chunk.flushIfFull(&buffer, &output)
     }
+  }
+
+  /// Hands `buffer` to `output` to flush once it is full.
+  private static func flushIfFull(_ buffer: inout [UInt8], _ output: inout Output) {
+    guard buffer.count >= Output.flushThreshold else { return }
+    swap(&buffer, &output.buffer)
+    output.flush()
+    swap(&buffer, &output.buffer)
   }
 
 }
