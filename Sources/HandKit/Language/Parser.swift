@@ -514,11 +514,19 @@ public struct LineParser: IteratorProtocol {
 
   private func isASCII() -> Bool { LineParser.isASCII(line) }
 
-  /// Whether every byte is ASCII, eight bytes at a time.
+  /// Whether every byte is ASCII, thirty-two bytes at a time.
   public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let raw = UnsafeRawBufferPointer(bytes)
     var bits: UInt64 = 0
     var i = 0
+    while i + 32 <= raw.count {
+      bits |=
+        raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)
+      i += 32
+    }
     while i + 8 <= raw.count {
       bits |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
       i += 8

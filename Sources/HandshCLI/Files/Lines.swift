@@ -346,7 +346,26 @@ func readFile(
     if handsh_prompt_interrupted() != 0 {
       return .failure(SystemError("cannot read", path: shown, code: EINTR))
     }
-    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    // Straight into the text's room when it has some (a regular file's
+    // text has room for all of it): its bytes are never copied. Else into
+    // a chunk, and the text grows only for bytes that came.
+    let from = text.count
+    let room = min(text.capacity - text.count, chunk.count)
+    var count = 0
+    if room > 0 {
+      text.append(addingCapacity: room) { span in
+        span.withUnsafeMutableBufferPointer { tail, initialized in
+          count = read(fd, tail.baseAddress, tail.count)
+          if count > 0 { initialized = count }
+        }
+      }
+    } else {
+      count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count > 0 {
+        grow(&text, toHold: text.count + count)
+        text.append(contentsOf: chunk[..<count])
+      }
+    }
     if count < 0 {
       var code = errno
       if code == EAGAIN || code == EWOULDBLOCK {
@@ -365,9 +384,6 @@ func readFile(
     if let sizeLimit, total > sizeLimit {
       return .failure(.tooLarge("cannot read", path: shown))
     }
-    let from = text.count
-    if text.count + count > text.capacity { grow(&text, toHold: text.count + count) }
-    text.append(contentsOf: chunk[..<count])
     if whole { continue }
     // Only the last line break read matters: where the line being read
     // starts. Looked for from the end, so a chunk of short lines costs a
