@@ -65,6 +65,12 @@ import Testing
     #expect(error("  hisotry") == "3: unknown command 'hisotry' (did you mean 'history'?)")
     #expect(error("ADD") == "1: unknown command 'ADD' (did you mean 'add'?)")
     #expect(error("xyz") == "1: unknown command 'xyz'")
+    // The name's key is packed as the word is scanned: a NUL, a ninth
+    // byte, or quotes make it no name.
+    for word in ["add\0", "\0add", "mvmvmvmvmv", "historyx", "\"add\""] {
+      #expect(error(word)?.hasPrefix("1: unknown command '") == true, "\(word)")
+    }
+    #expect(commands("mv 1 2; add") == [.move(1, 2), .add(nil)])
     #expect(error("del") == "1: missing argument (usage: del P)")
     #expect(error("mv 1") == "1: missing argument (usage: mv A B)")
     #expect(error("save") == "1: missing argument (usage: save FILE)")

@@ -116,12 +116,12 @@ public struct LineParser: IteratorProtocol {
       }
     }
     while !finished {
-      guard let first = nextWord() else {
+      guard let (first, key) = nextWord(packing: true) else {
         // An empty command: skip a `;`, or the line is done.
         if !skipSeparator() { finished = true }
         continue
       }
-      return parseCommand(first)
+      return parseCommand(first, key: key)
     }
     return .end
   }
@@ -171,20 +171,45 @@ public struct LineParser: IteratorProtocol {
   }
 
   /// A syntax error before its message and column are known: what is
-  /// wrong, and the word it is about. Plain data, so a command that parses
-  /// costs no message: one is written only for an error reported
-  /// (`syntaxError`).
-  private enum Failure: Error {
-    case unknownCommand(Word)
-    case missingArgument(CommandName, at: Int)
-    case unexpectedArgument(Word, of: CommandName)
-    case invalidCard(Word)
-    /// A position, count or version: its value when it is digits that
-    /// do not overflow, what it names, and the least it may be.
-    case invalidNumber(Word, UInt64?, naming: StaticString, least: UInt64)
-    case invalidLimit(Word)
-    case invalidSeed(Word)
-    case unterminatedQuote(Word)
+  /// wrong, the command, and the word it is about. Plain data of a few
+  /// bytes, so a command that parses costs no message (one is written only
+  /// for an error reported: `syntaxError`), and a throw fits in registers.
+  private struct Failure: Error {
+    enum Kind: UInt8 {
+      case unknownCommand, missingArgument, unexpectedArgument, invalidCard
+      case invalidPosition, invalidCount, invalidVersion, invalidLimit, invalidSeed
+      case unterminatedQuote
+    }
+
+    let kind: Kind
+    let quoting: Word.Quoting
+    /// The command, for its usage.
+    let name: CommandName
+    /// The word's offsets in the line (a line is at most 1 MiB).
+    let start: UInt32
+    let end: UInt32
+
+    init(_ kind: Kind, _ word: Word, name: CommandName = .help) {
+      self.kind = kind
+      quoting = word.quoting
+      self.name = name
+      start = UInt32(truncatingIfNeeded: word.start)
+      end = UInt32(truncatingIfNeeded: word.end)
+    }
+
+    var word: Word { Word(start: Int(start), end: Int(end), quoting: quoting) }
+
+    static func unknownCommand(_ word: Word) -> Failure { Failure(.unknownCommand, word) }
+    static func missingArgument(_ name: CommandName, at offset: Int) -> Failure {
+      Failure(.missingArgument, Word(start: offset, end: offset, quoting: .bare), name: name)
+    }
+    static func unexpectedArgument(_ word: Word, of name: CommandName) -> Failure {
+      Failure(.unexpectedArgument, word, name: name)
+    }
+    static func invalidCard(_ word: Word) -> Failure { Failure(.invalidCard, word) }
+    static func invalidLimit(_ word: Word) -> Failure { Failure(.invalidLimit, word) }
+    static func invalidSeed(_ word: Word) -> Failure { Failure(.invalidSeed, word) }
+    static func unterminatedQuote(_ word: Word) -> Failure { Failure(.unterminatedQuote, word) }
   }
 
   private func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
@@ -193,7 +218,13 @@ public struct LineParser: IteratorProtocol {
   /// Inlined, as everything on the way from a line to its command is: a
   /// command costs one call, not one per word.
   @inline(__always)
-  private mutating func nextWord() -> Word? {
+  private mutating func nextWord() -> Word? { nextWord(packing: false)?.word }
+
+  /// `nextWord`, and when `packing`, the key of the word's first eight
+  /// bytes (`CommandName(key:length:)`), packed as it is scanned; 0 for a
+  /// quoted word, which is no name.
+  @inline(__always)
+  private mutating func nextWord(packing: Bool) -> (word: Word, key: UInt64)? {
     // A local index, stored back once: `offset` lives in memory.
     var i = offset
     while i < line.count, isBlank(line[i]) { i += 1 }
@@ -208,15 +239,21 @@ public struct LineParser: IteratorProtocol {
     case UInt8(ascii: "\""):
       let word = LineParser.quotedWord(in: line, from: start)
       offset = word.end
-      return word
+      return (word, 0)
     default:
+      var key: UInt64 = 0
+      var shift: UInt64 = 0
       while i < line.count {
         let byte = line[i]
         if isBlank(byte) || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#") { break }
+        if packing {
+          key |= UInt64(byte) &<< shift
+          shift &+= 8
+        }
         i += 1
       }
       offset = i
-      return Word(start: start, end: i, quoting: .bare)
+      return (Word(start: start, end: i, quoting: .bare), key)
     }
   }
 
@@ -266,10 +303,75 @@ public struct LineParser: IteratorProtocol {
 
   @inline(__always)
   /// The command that starts with `first`; the parser moves past its end.
-  private mutating func parseCommand(_ first: Word) -> ParsedItem {
+  private mutating func parseCommand(_ first: Word, key: UInt64) -> ParsedItem {
     command = first.start..<first.end
+    // One function, the arguments' switch and all: a command costs one
+    // call, and its words' offsets stay in registers.
     do throws(Failure) {
-      let parsed = try parseArguments(of: try name(first))
+      try checkQuote(first)
+      guard let name = CommandName(key: key, length: first.end - first.start) else {
+        throw .unknownCommand(first)
+      }
+      let parsed: Command
+      switch name {
+      case .add:
+        if let word = try optional() {
+          parsed = .add(try card(word))
+        } else {
+          parsed = .add(nil)
+        }
+      case .del: parsed = .delete(try position(required(by: name)))
+      case .mv:
+        let from = try position(required(by: name))
+        parsed = .move(from, try position(required(by: name)))
+      case .undo:
+        if let word = try optional() {
+          parsed = .undo(try count(word))
+        } else {
+          parsed = .undo(1)
+        }
+      case .redo:
+        if let word = try optional() {
+          parsed = .redo(try count(word))
+        } else {
+          parsed = .redo(1)
+        }
+      case .goto: parsed = .goto(try version(required(by: name)))
+      case .new:
+        if let word = try optional() {
+          parsed = .new(try seed(word))
+        } else {
+          parsed = .new(nil)
+        }
+      case .limit:
+        if let word = try optional() {
+          parsed = .limit(try limit(word))
+        } else {
+          parsed = .limit(nil)
+        }
+      case .expect:
+        let word = try required(by: name)
+        if !word.isQuoted, bytes(of: word).elementsEqual("empty".utf8) {
+          parsed = .expect([])
+        } else {
+          var cards = [try card(word)]
+          while let word = try optional() { cards.append(try card(word)) }
+          parsed = .expect(cards)
+        }
+      case .show: parsed = .show
+      case .deck: parsed = .deck
+      case .history: parsed = .history
+      case .save: parsed = .save(unquoted(try required(by: name)))
+      case .source: parsed = .source(unquoted(try required(by: name)))
+      case .help:
+        if let word = try optional() {
+          parsed = .help(try topic(word))
+        } else {
+          parsed = .help(nil)
+        }
+      case .quit, .exit: parsed = .quit
+      }
+      if let extra = try optional() { throw .unexpectedArgument(extra, of: name) }
       // Its arguments were read up to its end: no word of it is left.
       endCommand()
       return .command(parsed, span: command)
@@ -284,45 +386,25 @@ public struct LineParser: IteratorProtocol {
   /// column: out of line, as only a command that fails needs them.
   @inline(never)
   private mutating func syntaxError(_ failure: Failure) -> ParsedItem {
+    let word = failure.word
     let message: String
-    let offset: Int
-    switch failure {
-    case .unknownCommand(let word):
-      message = unknownCommandMessage(word)
-      offset = word.start
-    case .missingArgument(let name, let at):
-      message = "missing argument (usage: \(name.usage))"
-      offset = at
-    case .unexpectedArgument(let word, let name):
-      message = "unexpected argument '\(text(of: word))' (usage: \(name.usage))"
-      offset = word.start
-    case .invalidCard(let word):
-      message = "invalid card '\(text(of: word))'"
-      offset = word.start
-    case .invalidNumber(let word, let value, let what, let least):
-      message = invalidNumberMessage(word, value, naming: what, least: least)
-      offset = word.start
-    case .invalidLimit(let word):
+    switch failure.kind {
+    case .unknownCommand: message = unknownCommandMessage(word)
+    case .missingArgument: message = "missing argument (usage: \(failure.name.usage))"
+    case .unexpectedArgument:
+      message = "unexpected argument '\(text(of: word))' (usage: \(failure.name.usage))"
+    case .invalidCard: message = "invalid card '\(text(of: word))'"
+    case .invalidPosition: message = invalidNumberMessage(word, naming: "position", least: 1)
+    case .invalidCount: message = invalidNumberMessage(word, naming: "count", least: 1)
+    case .invalidVersion: message = invalidNumberMessage(word, naming: "version", least: 0)
+    case .invalidLimit:
       message = "invalid limit '\(text(of: word))': expected a whole number from 1 to 52"
-      offset = word.start
-    case .invalidSeed(let word):
+    case .invalidSeed:
       message =
         "invalid seed '\(text(of: word))': expected a whole number from 0 to 18446744073709551615"
-      offset = word.start
-    case .unterminatedQuote(let word):
-      message = "unterminated quote"
-      offset = word.start
+    case .unterminatedQuote: message = "unterminated quote"
     }
-    return .error(SyntaxError(message, column: column(at: offset)))
-  }
-
-  @inline(__always)
-  private func name(_ word: Word) throws(Failure) -> CommandName {
-    try checkQuote(word)
-    guard let name = CommandName(spelling: bytes(of: word)) else {
-      throw .unknownCommand(word)
-    }
-    return name
+    return .error(SyntaxError(message, column: column(at: word.start)))
   }
 
   /// The next word of a command `name` that needs one.
@@ -343,71 +425,6 @@ public struct LineParser: IteratorProtocol {
     return word
   }
 
-  @inline(__always)
-  private mutating func parseArguments(of name: CommandName) throws(Failure) -> Command {
-    let command: Command
-    switch name {
-    case .add:
-      if let word = try optional() {
-        command = .add(try card(word))
-      } else {
-        command = .add(nil)
-      }
-    case .del: command = .delete(try position(required(by: name)))
-    case .mv:
-      let from = try position(required(by: name))
-      command = .move(from, try position(required(by: name)))
-    case .undo:
-      if let word = try optional() {
-        command = .undo(try count(word))
-      } else {
-        command = .undo(1)
-      }
-    case .redo:
-      if let word = try optional() {
-        command = .redo(try count(word))
-      } else {
-        command = .redo(1)
-      }
-    case .goto: command = .goto(try version(required(by: name)))
-    case .new:
-      if let word = try optional() {
-        command = .new(try seed(word))
-      } else {
-        command = .new(nil)
-      }
-    case .limit:
-      if let word = try optional() {
-        command = .limit(try limit(word))
-      } else {
-        command = .limit(nil)
-      }
-    case .expect:
-      let word = try required(by: name)
-      if !word.isQuoted, bytes(of: word).elementsEqual("empty".utf8) {
-        command = .expect([])
-      } else {
-        var cards = [try card(word)]
-        while let word = try optional() { cards.append(try card(word)) }
-        command = .expect(cards)
-      }
-    case .show: command = .show
-    case .deck: command = .deck
-    case .history: command = .history
-    case .save: command = .save(unquoted(try required(by: name)))
-    case .source: command = .source(unquoted(try required(by: name)))
-    case .help:
-      if let word = try optional() {
-        command = .help(try topic(word))
-      } else {
-        command = .help(nil)
-      }
-    case .quit, .exit: command = .quit
-    }
-    if let extra = try optional() { throw .unexpectedArgument(extra, of: name) }
-    return command
-  }
-
   // MARK: Argument values
 
   @inline(__always)
@@ -420,34 +437,34 @@ public struct LineParser: IteratorProtocol {
 
   @inline(__always)
   private func position(_ word: Word) throws(Failure) -> Int {
-    try wholeNumber(word, naming: "position")
+    try wholeNumber(word, least: 1, else: .invalidPosition)
   }
 
   @inline(__always)
   private func count(_ word: Word) throws(Failure) -> Int {
-    try wholeNumber(word, naming: "count")
+    try wholeNumber(word, least: 1, else: .invalidCount)
   }
 
   @inline(__always)
   private func version(_ word: Word) throws(Failure) -> Int {
-    try wholeNumber(word, naming: "version", least: 0)
+    try wholeNumber(word, least: 0, else: .invalidVersion)
   }
 
   /// A position or a count (1 to 9223372036854775807), or a version (0 to
   /// that).
   @inline(__always)
-  private func wholeNumber(_ word: Word, naming what: StaticString, least: UInt64 = 1)
+  private func wholeNumber(_ word: Word, least: UInt64, else failure: Failure.Kind)
     throws(Failure) -> Int
   {
-    let value = number(word)
-    if let value, value >= least, value <= UInt64(Int.max) { return Int(value) }
-    throw .invalidNumber(word, value, naming: what, least: least)
+    if let value = number(word), value >= least, value <= UInt64(Int.max) { return Int(value) }
+    throw Failure(failure, word)
   }
 
   /// Digits past the top say so, not that a number was expected.
-  private func invalidNumberMessage(
-    _ word: Word, _ value: UInt64?, naming what: StaticString, least: UInt64
-  ) -> String {
+  private func invalidNumberMessage(_ word: Word, naming what: StaticString, least: UInt64)
+    -> String
+  {
+    let value = number(word)
     let bytes = bytes(of: word)
     let allDigits =
       !word.isQuoted && !bytes.isEmpty
