@@ -116,7 +116,7 @@ public struct LineParser: IteratorProtocol {
       }
     }
     while !finished {
-      guard let (first, key) = nextWord(packing: true) else {
+      guard let (first, key) = nextWord(.name) else {
         // An empty command: skip a `;`, or the line is done.
         if !skipSeparator() { finished = true }
         continue
@@ -218,13 +218,24 @@ public struct LineParser: IteratorProtocol {
   /// Inlined, as everything on the way from a line to its command is: a
   /// command costs one call, not one per word.
   @inline(__always)
-  private mutating func nextWord() -> Word? { nextWord(packing: false)?.word }
+  private mutating func nextWord() -> Word? { nextWord(.plain)?.word }
 
-  /// `nextWord`, and when `packing`, the key of the word's first eight
-  /// bytes (`CommandName(key:length:)`), packed as it is scanned; 0 for a
-  /// quoted word, which is no name.
+  /// What a scan works out from a word's bytes as it goes over them.
+  private enum Scan {
+    case plain
+    /// The key of its first eight bytes, `CommandName(key:length:)`; 0 for
+    /// a quoted word, which is no name.
+    case name
+    /// Its value, when it is digits that do not overflow; else
+    /// `UInt64.max`, more than any position, count or version (the
+    /// message reads the word again).
+    case number
+  }
+
+  /// `nextWord`, and the value that `scan` asks for, worked out in the
+  /// same pass over the word.
   @inline(__always)
-  private mutating func nextWord(packing: Bool) -> (word: Word, key: UInt64)? {
+  private mutating func nextWord(_ scan: Scan) -> (word: Word, value: UInt64)? {
     // A local index, stored back once: `offset` lives in memory.
     var i = offset
     while i < line.count, isBlank(line[i]) { i += 1 }
@@ -239,21 +250,34 @@ public struct LineParser: IteratorProtocol {
     case UInt8(ascii: "\""):
       let word = LineParser.quotedWord(in: line, from: start)
       offset = word.end
-      return (word, 0)
+      return (word, scan == .number ? .max : 0)
     default:
-      var key: UInt64 = 0
+      var value: UInt64 = 0
       var shift: UInt64 = 0
+      var digits = true
       while i < line.count {
         let byte = line[i]
         if isBlank(byte) || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#") { break }
-        if packing {
-          key |= UInt64(byte) &<< shift
+        switch scan {
+        case .plain: break
+        case .name:
+          value |= UInt64(byte) &<< shift
           shift &+= 8
+        case .number:
+          let digit = byte &- UInt8(ascii: "0")
+          digits = digits && digit <= 9
+          value = value &* 10 &+ UInt64(digit)
         }
         i += 1
       }
       offset = i
-      return (Word(start: start, end: i, quoting: .bare), key)
+      if scan == .number, !digits || i - start > 19 {
+        // Longer numbers (leading zeros too) are read with overflow checks.
+        value =
+          digits
+          ? UInt64(decimalDigits: UnsafeBufferPointer(rebasing: line[start..<i])) ?? .max : .max
+      }
+      return (Word(start: start, end: i, quoting: .bare), value)
     }
   }
 
@@ -320,23 +344,23 @@ public struct LineParser: IteratorProtocol {
         } else {
           parsed = .add(nil)
         }
-      case .del: parsed = .delete(try position(required(by: name)))
+      case .del: parsed = .delete(try position(requiredNumber(by: name)))
       case .mv:
-        let from = try position(required(by: name))
-        parsed = .move(from, try position(required(by: name)))
+        let from = try position(requiredNumber(by: name))
+        parsed = .move(from, try position(requiredNumber(by: name)))
       case .undo:
-        if let word = try optional() {
-          parsed = .undo(try count(word))
+        if let number = try optional(.number) {
+          parsed = .undo(try count(number))
         } else {
           parsed = .undo(1)
         }
       case .redo:
-        if let word = try optional() {
-          parsed = .redo(try count(word))
+        if let number = try optional(.number) {
+          parsed = .redo(try count(number))
         } else {
           parsed = .redo(1)
         }
-      case .goto: parsed = .goto(try version(required(by: name)))
+      case .goto: parsed = .goto(try version(requiredNumber(by: name)))
       case .new:
         if let word = try optional() {
           parsed = .new(try seed(word))
@@ -416,13 +440,29 @@ public struct LineParser: IteratorProtocol {
     return word
   }
 
+  /// The next word of a command `name` that needs a number there, with
+  /// its value (`Scan.number`).
+  @inline(__always)
+  private mutating func requiredNumber(by name: CommandName) throws(Failure) -> (
+    word: Word, value: UInt64
+  ) {
+    guard let number = try optional(.number) else {
+      throw .missingArgument(name, at: command.lowerBound)
+    }
+    return number
+  }
+
   /// The next word of the command, if any; the command's span grows to it.
   @inline(__always)
-  private mutating func optional() throws(Failure) -> Word? {
-    guard let word = nextWord() else { return nil }
-    try checkQuote(word)
-    command = command.lowerBound..<word.end
-    return word
+  private mutating func optional() throws(Failure) -> Word? { try optional(.plain)?.word }
+
+  /// `optional`, with the value that `scan` asks for.
+  @inline(__always)
+  private mutating func optional(_ scan: Scan) throws(Failure) -> (word: Word, value: UInt64)? {
+    guard let found = nextWord(scan) else { return nil }
+    try checkQuote(found.word)
+    command = command.lowerBound..<found.word.end
+    return found
   }
 
   // MARK: Argument values
@@ -436,28 +476,28 @@ public struct LineParser: IteratorProtocol {
   }
 
   @inline(__always)
-  private func position(_ word: Word) throws(Failure) -> Int {
-    try wholeNumber(word, least: 1, else: .invalidPosition)
+  private func position(_ number: (word: Word, value: UInt64)) throws(Failure) -> Int {
+    try wholeNumber(number, least: 1, else: .invalidPosition)
   }
 
   @inline(__always)
-  private func count(_ word: Word) throws(Failure) -> Int {
-    try wholeNumber(word, least: 1, else: .invalidCount)
+  private func count(_ number: (word: Word, value: UInt64)) throws(Failure) -> Int {
+    try wholeNumber(number, least: 1, else: .invalidCount)
   }
 
   @inline(__always)
-  private func version(_ word: Word) throws(Failure) -> Int {
-    try wholeNumber(word, least: 0, else: .invalidVersion)
+  private func version(_ number: (word: Word, value: UInt64)) throws(Failure) -> Int {
+    try wholeNumber(number, least: 0, else: .invalidVersion)
   }
 
   /// A position or a count (1 to 9223372036854775807), or a version (0 to
-  /// that).
+  /// that), from a word scanned as a number.
   @inline(__always)
-  private func wholeNumber(_ word: Word, least: UInt64, else failure: Failure.Kind)
-    throws(Failure) -> Int
-  {
-    if let value = number(word), value >= least, value <= UInt64(Int.max) { return Int(value) }
-    throw Failure(failure, word)
+  private func wholeNumber(
+    _ number: (word: Word, value: UInt64), least: UInt64, else failure: Failure.Kind
+  ) throws(Failure) -> Int {
+    if number.value >= least, number.value <= UInt64(Int.max) { return Int(number.value) }
+    throw Failure(failure, number.word)
   }
 
   /// Digits past the top say so, not that a number was expected.
