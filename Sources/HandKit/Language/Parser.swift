@@ -272,13 +272,20 @@ public struct LineParser: IteratorProtocol {
       }
       offset = i
       if scan == .number, !digits || i - start > 19 {
-        // Longer numbers (leading zeros too) are read with overflow checks.
-        value =
-          digits
-          ? UInt64(decimalDigits: UnsafeBufferPointer(rebasing: line[start..<i])) ?? .max : .max
+        value = digits ? LineParser.longNumber(line, start, i) : .max
       }
       return (Word(start: start, end: i, quoting: .bare), value)
     }
+  }
+
+  /// The value of the digits `line[start..<end]`, more than nineteen of
+  /// them (leading zeros too), read with overflow checks; `UInt64.max`
+  /// when they overflow. Out of line: short numbers never need it.
+  @inline(never)
+  private static func longNumber(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
+    -> UInt64
+  {
+    UInt64(decimalDigits: UnsafeBufferPointer(rebasing: line[start..<end])) ?? .max
   }
 
   /// The double-quoted word at `start` of `line`, in which `\"` and `\\`
