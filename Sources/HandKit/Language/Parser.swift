@@ -242,40 +242,40 @@ public struct LineParser: IteratorProtocol {
     offset = i
     guard i < line.count else { return nil }
     let start = i
-    switch line[i] {
-    case UInt8(ascii: ";"): return nil
-    case UInt8(ascii: "#"):
-      offset = line.count
-      return nil
-    case UInt8(ascii: "\""):
+    if line[i] == UInt8(ascii: "\"") {
       let word = LineParser.quotedWord(in: line, from: start)
       offset = word.end
       return (word, scan == .number ? .max : 0)
-    default:
-      var value: UInt64 = 0
-      var shift: UInt64 = 0
-      var digits = true
-      while i < line.count {
-        let byte = line[i]
-        if isBlank(byte) || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#") { break }
-        switch scan {
-        case .plain: break
-        case .name:
-          value |= UInt64(byte) &<< shift
-          shift &+= 8
-        case .number:
-          let digit = byte &- UInt8(ascii: "0")
-          digits = digits && digit <= 9
-          value = value &* 10 &+ UInt64(digit)
-        }
-        i += 1
-      }
-      offset = i
-      if scan == .number, !digits || i - start > 19 {
-        value = digits ? LineParser.longNumber(line, start, i) : .max
-      }
-      return (Word(start: start, end: i, quoting: .bare), value)
     }
+    // A bare word, up to a blank, `;` or `#`: the scan's first byte may
+    // end it at once (no word: a `;`, or a comment to the line's end).
+    var value: UInt64 = 0
+    var shift: UInt64 = 0
+    var digits = true
+    while i < line.count {
+      let byte = line[i]
+      if isBlank(byte) || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#") { break }
+      switch scan {
+      case .plain: break
+      case .name:
+        value |= UInt64(byte) &<< shift
+        shift &+= 8
+      case .number:
+        let digit = byte &- UInt8(ascii: "0")
+        digits = digits && digit <= 9
+        value = value &* 10 &+ UInt64(digit)
+      }
+      i &+= 1
+    }
+    guard i != start else {
+      if line[i] == UInt8(ascii: "#") { offset = line.count }
+      return nil
+    }
+    offset = i
+    if scan == .number, !digits || i &- start > 19 {
+      value = digits ? LineParser.longNumber(line, start, i) : .max
+    }
+    return (Word(start: start, end: i, quoting: .bare), value)
   }
 
   /// The value of the digits `line[start..<end]`, more than nineteen of
@@ -468,7 +468,8 @@ public struct LineParser: IteratorProtocol {
   private mutating func optional(_ scan: Scan) throws(Failure) -> (word: Word, value: UInt64)? {
     guard let found = nextWord(scan) else { return nil }
     try checkQuote(found.word)
-    command = command.lowerBound..<found.word.end
+    // Words come left to right: the span's end never passes below its start.
+    command = Range(uncheckedBounds: (command.lowerBound, found.word.end))
     return found
   }
 
