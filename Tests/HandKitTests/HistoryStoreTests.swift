@@ -52,4 +52,28 @@ import Testing
       #expect(copy.history[number] == session.history[number])
     }
   }
+
+  @Test func handsOfMoreThanTenCardsStayWithTheirVersions() {
+    // Such hands are kept beside the store: a copy and its original each
+    // see their own, whichever goes on.
+    var session = Session(seed: 5, limit: 52)
+    run(Array(repeating: .add(nil), count: 12), on: &session)
+    let cards = (0...12).map { session.history[$0].hand.cards }
+    #expect(cards[12].count == 12)
+    var copy = session
+    run([.undo(2), .add(nil), .add(nil), .delete(3)], on: &session)
+    run([.move(1, 12), .undo(4), .delete(1)], on: &copy)
+    #expect(session.history != copy.history)
+    for number in 0...12 {
+      #expect(session.history[number].hand.cards == cards[number])
+      #expect(copy.history[number].hand.cards == cards[number])
+    }
+    var branch = session.history[14].hand.cards
+    #expect(branch.count == 12)
+    #expect(Array(branch.dropFirst(2)) == cards[10])
+    branch.remove(at: 2)
+    #expect(session.history.current.hand.cards == branch)
+    #expect(copy.history[13].hand.cards == Array(cards[12].dropFirst()) + [cards[12][0]])
+    #expect(copy.history.current.hand.cards == Array(cards[9].dropFirst()))
+  }
 }

@@ -123,10 +123,12 @@ public struct History: Sendable {
     let number = count
     // The skew-binary jump pointer (Myers): twice the parent's jump when
     // the parent's two jumps are as long, else the parent.
-    let up = link(parent)
+    own()
+    let entry = store.entry(parent)
+    let up = entry.pointee.link
     let jump = link(Int(up.jump))
     let far = up.depth &- jump.depth == jump.depth &- link(Int(jump.jump)).depth
-    setRedo(of: parent, to: number)
+    entry.pointee.link.redo = UInt32(truncatingIfNeeded: number)
     store.append(
       Entry(
         version: version,
@@ -211,10 +213,15 @@ public struct History: Sendable {
   }
 
   /// The one write to a version already made: its redo child.
-  /// Makes the store this history's own before it changes.
   private mutating func setRedo(of number: Int, to child: Int) {
-    if !isKnownUniquelyReferenced(&store) { store = store.copy() }
+    own()
     store.entry(number).pointee.link.redo = UInt32(truncatingIfNeeded: child)
+  }
+
+  /// Makes the store this history's own before it changes.
+  @inline(__always)
+  private mutating func own() {
+    if !isKnownUniquelyReferenced(&store) { store = store.copy() }
   }
 }
 
@@ -232,22 +239,32 @@ private final class Store: @unchecked Sendable {
   private static let chunkSize = 1 << chunkShift
 
   private struct State {
-    var chunks: [UnsafeMutablePointer<Entry>] = []
+    /// The chunks allocated, in order, in a table of `capacity` places.
+    var chunks: UnsafeMutablePointer<UnsafeMutablePointer<Entry>>
+    var capacity: Int
     var count = 0
   }
 
   /// Behind a pointer, not in stored properties: a class's stored `var` is
-  /// checked for exclusive access at run time on every use.
+  /// checked for exclusive access at run time on every use. The table of
+  /// chunks is a pointer too, not an array: every entry below `count` is
+  /// in a chunk, so a lookup needs no bounds check of its own.
   private let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
 
-  init() { state.initialize(to: State()) }
+  init() {
+    let capacity = 16
+    state.initialize(to: State(chunks: .allocate(capacity: capacity), capacity: capacity))
+  }
 
   deinit {
     let count = state.pointee.count
-    for (i, chunk) in state.pointee.chunks.enumerated() {
+    let chunks = (count + Store.chunkSize - 1) >> Store.chunkShift
+    for i in 0..<chunks {
+      let chunk = state.pointee.chunks[i]
       chunk.deinitialize(count: min(count - i * Store.chunkSize, Store.chunkSize))
       chunk.deallocate()
     }
+    state.pointee.chunks.deallocate()
     state.deinitialize(count: 1)
     state.deallocate()
   }
@@ -255,6 +272,7 @@ private final class Store: @unchecked Sendable {
   var count: Int { state.pointee.count }
 
   /// Entry `number`, 0 to `count - 1`; the caller checks the range.
+  @inline(__always)
   func entry(_ number: Int) -> UnsafeMutablePointer<Entry> {
     state.pointee.chunks[number >> Store.chunkShift] + (number & (Store.chunkSize - 1))
   }
@@ -263,9 +281,22 @@ private final class Store: @unchecked Sendable {
   func append(_ entry: consuming Entry) {
     let count = state.pointee.count
     let slot = count & (Store.chunkSize - 1)
-    if slot == 0 { state.pointee.chunks.append(.allocate(capacity: Store.chunkSize)) }
+    if slot == 0 { addChunk(count >> Store.chunkShift) }
     (state.pointee.chunks[count >> Store.chunkShift] + slot).initialize(to: entry)
     state.pointee.count = count + 1
+  }
+
+  /// Allocates chunk `index`, the first past those allocated.
+  private func addChunk(_ index: Int) {
+    if index == state.pointee.capacity {
+      let capacity = index * 2
+      let chunks = UnsafeMutablePointer<UnsafeMutablePointer<Entry>>.allocate(capacity: capacity)
+      chunks.moveInitialize(from: state.pointee.chunks, count: index)
+      state.pointee.chunks.deallocate()
+      state.pointee.chunks = chunks
+      state.pointee.capacity = capacity
+    }
+    (state.pointee.chunks + index).initialize(to: .allocate(capacity: Store.chunkSize))
   }
 
   /// A store of its own, with the same entries.
