@@ -76,4 +76,20 @@ import Testing
     #expect(copy.history[13].hand.cards == Array(cards[12].dropFirst()) + [cards[12][0]])
     #expect(copy.history.current.hand.cards == Array(cards[9].dropFirst()))
   }
+
+  @Test func aStoreLetsGoOfItsHandsOfMoreThanTenCardsWhenFreed() {
+    // Such a hand's cards are an array its version holds: once the
+    // history is gone, the array is the caller's alone, so a change to it
+    // is made in place, not in a copy.
+    var cards: [Card] = []
+    do {
+      var session = Session(seed: 5, limit: 52)
+      run(Array(repeating: .add(nil), count: 11), on: &session)
+      cards = session.history.current.hand.cards
+    }
+    #expect(cards.count == 11)
+    let before = cards.withUnsafeBufferPointer { $0.baseAddress }
+    cards.swapAt(0, 1)
+    #expect(cards.withUnsafeBufferPointer { $0.baseAddress } == before)
+  }
 }

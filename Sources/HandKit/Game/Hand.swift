@@ -32,6 +32,10 @@ public struct Hand: Sendable, Equatable {
     }
   }
 
+  /// Whether the cards are in an array: more than ten of them.
+  @inline(__always)
+  var spills: Bool { spill != nil }
+
   @inline(__always)
   public var count: Int { spill?.count ?? Int(packed & 0xF) }
   public var isEmpty: Bool { count == 0 }

@@ -261,7 +261,12 @@ private final class Store: @unchecked Sendable {
     let chunks = (count + Store.chunkSize - 1) >> Store.chunkShift
     for i in 0..<chunks {
       let chunk = state.pointee.chunks[i]
-      chunk.deinitialize(count: min(count - i * Store.chunkSize, Store.chunkSize))
+      // Only a hand of more than ten cards holds a reference: the other
+      // entries are plain numbers, with nothing to release.
+      for j in 0..<min(count - i * Store.chunkSize, Store.chunkSize)
+      where chunk[j].version.hand.spills {
+        (chunk + j).deinitialize(count: 1)
+      }
       chunk.deallocate()
     }
     state.pointee.chunks.deallocate()
