@@ -118,6 +118,7 @@ public struct History: Sendable {
 
   /// Adds `version` as a child of the current one and makes it current; it
   /// becomes the current version's redo child. Constant time.
+  @inline(__always)
   mutating func push(_ version: consuming Version) {
     let parent = cursor
     let number = count
