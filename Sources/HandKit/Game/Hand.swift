@@ -44,7 +44,9 @@ public struct Hand: Sendable, Equatable {
   @inline(__always)
   public subscript(index: Int) -> Card {
     if let spill { return spill[index] }
-    return Card(unchecked: UInt8(truncatingIfNeeded: packed >> (4 + 6 * UInt64(index))) & 0x3F)
+    // index < 10: masking shifts, without the checks of `>>` and `*`.
+    let cut = 4 &+ 6 &* UInt64(truncatingIfNeeded: index)
+    return Card(unchecked: UInt8(truncatingIfNeeded: packed &>> cut) & 0x3F)
   }
 
   /// Calls `body` with each card, top first: for a small hand, a shift of
