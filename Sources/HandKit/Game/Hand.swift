@@ -104,6 +104,12 @@ public struct Hand: Sendable, Equatable {
   /// The hand with the card at `from` moved so that it ends at index `to`.
   @inline(__always)
   public func moving(from: Int, to: Int) -> Hand {
-    removing(at: from).inserting(self[from], at: to)
+    guard spill == nil else {
+      var cards = cards
+      cards.insert(cards.remove(at: from), at: to)
+      return Hand(cards)
+    }
+    // Known small here, so neither step looks at an array.
+    return removing(at: from).inserting(self[from], at: to)
   }
 }
