@@ -244,6 +244,9 @@ private final class Store: @unchecked Sendable {
     var chunks: UnsafeMutablePointer<UnsafeMutablePointer<Entry>>
     var capacity: Int
     var count = 0
+    /// Whether an entry holds a hand of more than ten cards, the one part
+    /// of an entry that is a reference.
+    var holdsArrays = false
   }
 
   /// Behind a pointer, not in stored properties: a class's stored `var` is
@@ -263,10 +266,13 @@ private final class Store: @unchecked Sendable {
     for i in 0..<chunks {
       let chunk = state.pointee.chunks[i]
       // Only a hand of more than ten cards holds a reference: the other
-      // entries are plain numbers, with nothing to release.
-      for j in 0..<min(count - i * Store.chunkSize, Store.chunkSize)
-      where chunk[j].version.hand.spills {
-        (chunk + j).deinitialize(count: 1)
+      // entries are plain numbers, with nothing to release, and when there
+      // is no such hand, the entries need not be read at all.
+      if state.pointee.holdsArrays {
+        for j in 0..<min(count - i * Store.chunkSize, Store.chunkSize)
+        where chunk[j].version.hand.spills {
+          (chunk + j).deinitialize(count: 1)
+        }
       }
       chunk.deallocate()
     }
@@ -288,6 +294,7 @@ private final class Store: @unchecked Sendable {
     let count = state.pointee.count
     let slot = count & (Store.chunkSize - 1)
     if slot == 0 { addChunk(count >> Store.chunkShift) }
+    if entry.version.hand.spills { state.pointee.holdsArrays = true }
     (state.pointee.chunks[count >> Store.chunkShift] + slot).initialize(to: entry)
     state.pointee.count = count + 1
   }
