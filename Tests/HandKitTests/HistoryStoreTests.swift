@@ -92,4 +92,25 @@ import Testing
     cards.swapAt(0, 1)
     #expect(cards.withUnsafeBufferPointer { $0.baseAddress } == before)
   }
+
+  @Test func storesPastTheirFirstTableOfChunksKeepEveryVersion() {
+    // The table of chunks starts with room for 16 (65,536 versions) and
+    // grows: the chunks it held before must still be found after.
+    var session = Session(seed: 3)
+    run([.add(nil)], on: &session)
+    let total = 70_000
+    for i in 2..<total { run([.limit(i % 2 == 0 ? 6 : 5)], on: &session) }
+    #expect(session.history.count == total)
+    for number in stride(from: 2, to: total, by: 997) {
+      #expect(session.history[number].limit == (number % 2 == 0 ? 6 : 5))
+      #expect(session.history.parent(of: number) == number - 1)
+      #expect(session.history[number].hand == session.history[1].hand)
+    }
+    var copy = session
+    run([.undo(total - 2), .add(nil)], on: &copy)
+    #expect(copy.history.count == total + 1)
+    #expect(copy.history.redoChild(of: 1) == total)
+    #expect(session.history.redoChild(of: 1) == 2)
+    #expect(session.history.ancestor(of: total - 1, atDepth: 1) == 1)
+  }
 }
