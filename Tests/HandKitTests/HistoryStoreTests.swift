@@ -52,4 +52,65 @@ import Testing
       #expect(copy.history[number] == session.history[number])
     }
   }
+
+  @Test func handsOfMoreThanTenCardsStayWithTheirVersions() {
+    // Such hands are kept beside the store: a copy and its original each
+    // see their own, whichever goes on.
+    var session = Session(seed: 5, limit: 52)
+    run(Array(repeating: .add(nil), count: 12), on: &session)
+    let cards = (0...12).map { session.history[$0].hand.cards }
+    #expect(cards[12].count == 12)
+    var copy = session
+    run([.undo(2), .add(nil), .add(nil), .delete(3)], on: &session)
+    run([.move(1, 12), .undo(4), .delete(1)], on: &copy)
+    #expect(session.history != copy.history)
+    for number in 0...12 {
+      #expect(session.history[number].hand.cards == cards[number])
+      #expect(copy.history[number].hand.cards == cards[number])
+    }
+    var branch = session.history[14].hand.cards
+    #expect(branch.count == 12)
+    #expect(Array(branch.dropFirst(2)) == cards[10])
+    branch.remove(at: 2)
+    #expect(session.history.current.hand.cards == branch)
+    #expect(copy.history[13].hand.cards == Array(cards[12].dropFirst()) + [cards[12][0]])
+    #expect(copy.history.current.hand.cards == Array(cards[9].dropFirst()))
+  }
+
+  @Test func aStoreLetsGoOfItsHandsOfMoreThanTenCardsWhenFreed() {
+    // Such a hand's cards are an array its version holds: once the
+    // history is gone, the array is the caller's alone, so a change to it
+    // is made in place, not in a copy.
+    var cards: [Card] = []
+    do {
+      var session = Session(seed: 5, limit: 52)
+      run(Array(repeating: .add(nil), count: 11), on: &session)
+      cards = session.history.current.hand.cards
+    }
+    #expect(cards.count == 11)
+    let before = cards.withUnsafeBufferPointer { $0.baseAddress }
+    cards.swapAt(0, 1)
+    #expect(cards.withUnsafeBufferPointer { $0.baseAddress } == before)
+  }
+
+  @Test func storesPastTheirFirstTableOfChunksKeepEveryVersion() {
+    // The table of chunks starts with room for 16 (65,536 versions) and
+    // grows: the chunks it held before must still be found after.
+    var session = Session(seed: 3)
+    run([.add(nil)], on: &session)
+    let total = 70_000
+    for i in 2..<total { run([.limit(i % 2 == 0 ? 6 : 5)], on: &session) }
+    #expect(session.history.count == total)
+    for number in stride(from: 2, to: total, by: 997) {
+      #expect(session.history[number].limit == (number % 2 == 0 ? 6 : 5))
+      #expect(session.history.parent(of: number) == number - 1)
+      #expect(session.history[number].hand == session.history[1].hand)
+    }
+    var copy = session
+    run([.undo(total - 2), .add(nil)], on: &copy)
+    #expect(copy.history.count == total + 1)
+    #expect(copy.history.redoChild(of: 1) == total)
+    #expect(session.history.redoChild(of: 1) == 2)
+    #expect(session.history.ancestor(of: total - 1, atDepth: 1) == 1)
+  }
 }

@@ -65,6 +65,19 @@ import Testing
     #expect(error("  hisotry") == "3: unknown command 'hisotry' (did you mean 'history'?)")
     #expect(error("ADD") == "1: unknown command 'ADD' (did you mean 'add'?)")
     #expect(error("xyz") == "1: unknown command 'xyz'")
+    // The name's key is packed as the word is scanned: a NUL, a ninth
+    // byte, or quotes make it no name.
+    for word in ["add\0", "\0add", "mvmvmvmvmv", "historyx", "\"add\""] {
+      #expect(error(word)?.hasPrefix("1: unknown command '") == true, "\(word)")
+    }
+    #expect(commands("mv 1 2; add") == [.move(1, 2), .add(nil)])
+    // A number is read as its word is scanned: leading zeros past
+    // nineteen digits, and the top, still count.
+    let zeros = String(repeating: "0", count: 40)
+    #expect(commands("mv \(zeros)1 2; undo \(zeros)3") == [.move(1, 2), .undo(3)])
+    #expect(commands("goto 9223372036854775807") == [.goto(Int.max)])
+    #expect(error("goto 9223372036854775808")?.hasSuffix("at most 9223372036854775807") == true)
+    #expect(error("del 1x")?.hasPrefix("5: invalid position '1x'") == true)
     #expect(error("del") == "1: missing argument (usage: del P)")
     #expect(error("mv 1") == "1: missing argument (usage: mv A B)")
     #expect(error("save") == "1: missing argument (usage: save FILE)")

@@ -3,7 +3,14 @@ public enum Suit: UInt8, CaseIterable, Sendable {
   case hearts, diamonds, clubs, spades
 
   /// The suit as `handsh` writes it by default.
-  public var symbol: String {
+  public var symbol: String { symbolSpelling.description }
+
+  /// The suit as `--ascii` writes it.
+  public var letter: String { letterSpelling.description }
+
+  /// `symbol` and `letter` as bytes that need no String (the renderer's
+  /// tables of names).
+  var symbolSpelling: StaticString {
     switch self {
     case .hearts: "♥"
     case .diamonds: "♦"
@@ -12,8 +19,7 @@ public enum Suit: UInt8, CaseIterable, Sendable {
     }
   }
 
-  /// The suit as `--ascii` writes it.
-  public var letter: String {
+  var letterSpelling: StaticString {
     switch self {
     case .hearts: "H"
     case .diamonds: "D"

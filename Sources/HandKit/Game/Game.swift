@@ -17,8 +17,9 @@ public struct Game: Sendable, Equatable {
     // checks its uniqueness and bounds each time.
     order.withUnsafeMutableBufferPointer { order in
       var random = SplitMix64(seed: seed)
+      // i + 1 is at most 52, and j below it: plain arithmetic, unchecked.
       for i in stride(from: order.count - 1, through: 1, by: -1) {
-        let j = Int(random.next() % UInt64(i + 1))
+        let j = Int(truncatingIfNeeded: random.next() % UInt64(truncatingIfNeeded: i &+ 1))
         order.swapAt(i, j)
       }
       place.withUnsafeMutableBufferPointer { place in

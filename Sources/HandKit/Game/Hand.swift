@@ -32,6 +32,10 @@ public struct Hand: Sendable, Equatable {
     }
   }
 
+  /// Whether the cards are in an array: more than ten of them.
+  @inline(__always)
+  var spills: Bool { spill != nil }
+
   @inline(__always)
   public var count: Int { spill?.count ?? Int(packed & 0xF) }
   public var isEmpty: Bool { count == 0 }
@@ -40,7 +44,9 @@ public struct Hand: Sendable, Equatable {
   @inline(__always)
   public subscript(index: Int) -> Card {
     if let spill { return spill[index] }
-    return Card(unchecked: UInt8(truncatingIfNeeded: packed >> (4 + 6 * UInt64(index))) & 0x3F)
+    // index < 10: masking shifts, without the checks of `>>` and `*`.
+    let cut = 4 &+ 6 &* UInt64(truncatingIfNeeded: index)
+    return Card(unchecked: UInt8(truncatingIfNeeded: packed &>> cut) & 0x3F)
   }
 
   /// Calls `body` with each card, top first: for a small hand, a shift of
@@ -98,6 +104,12 @@ public struct Hand: Sendable, Equatable {
   /// The hand with the card at `from` moved so that it ends at index `to`.
   @inline(__always)
   public func moving(from: Int, to: Int) -> Hand {
-    removing(at: from).inserting(self[from], at: to)
+    guard spill == nil else {
+      var cards = cards
+      cards.insert(cards.remove(at: from), at: to)
+      return Hand(cards)
+    }
+    // Known small here, so neither step looks at an array.
+    return removing(at: from).inserting(self[from], at: to)
   }
 }

@@ -200,14 +200,28 @@ public struct GoldenFile: Sendable {
   static func classify(_ content: ArraySlice<UInt8>) -> Kind {
     let hash = UInt8(ascii: "#")
     let space = UInt8(ascii: " ")
-    for (marker, stream) in [("#2>", GoldenStream.stderr), ("#>", .stdout)] {
-      let bytes = Array(marker.utf8)
-      guard content.starts(with: bytes) else { continue }
-      let rest = content.dropFirst(bytes.count)
-      if rest.isEmpty { return .expected(OutputLine(stream, [])) }
-      if rest.first == space { return .expected(OutputLine(stream, Array(rest.dropFirst()))) }
+    let first = content.startIndex
+    // A marker starts the line: `#>` or `#2>`. Read byte by byte, with no
+    // allocation: every line of every golden test comes here.
+    if content.first == hash {
+      let stream: GoldenStream
+      let end: Int
+      if content.count >= 2, content[first + 1] == UInt8(ascii: ">") {
+        (stream, end) = (.stdout, first + 2)
+      } else if content.count >= 3, content[first + 1] == UInt8(ascii: "2"),
+        content[first + 2] == UInt8(ascii: ">")
+      {
+        (stream, end) = (.stderr, first + 3)
+      } else {
+        return .other
+      }
+      if end == content.endIndex { return .expected(OutputLine(stream, [])) }
+      if content[end] == space {
+        return .expected(OutputLine(stream, Array(content[(end + 1)...])))
+      }
+      let marker = stream == .stdout ? "#>" : "#2>"
       return .malformed(
-        column: bytes.count + 1,
+        column: end - first + 1,
         message:
           "malformed expected output: '\(marker)' must be followed by a space or the end of the line"
       )

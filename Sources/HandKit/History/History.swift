@@ -118,15 +118,18 @@ public struct History: Sendable {
 
   /// Adds `version` as a child of the current one and makes it current; it
   /// becomes the current version's redo child. Constant time.
+  @inline(__always)
   mutating func push(_ version: consuming Version) {
     let parent = cursor
     let number = count
     // The skew-binary jump pointer (Myers): twice the parent's jump when
     // the parent's two jumps are as long, else the parent.
-    let up = link(parent)
+    own()
+    let entry = store.entry(parent)
+    let up = entry.pointee.link
     let jump = link(Int(up.jump))
     let far = up.depth &- jump.depth == jump.depth &- link(Int(jump.jump)).depth
-    setRedo(of: parent, to: number)
+    entry.pointee.link.redo = UInt32(truncatingIfNeeded: number)
     store.append(
       Entry(
         version: version,
@@ -211,10 +214,15 @@ public struct History: Sendable {
   }
 
   /// The one write to a version already made: its redo child.
-  /// Makes the store this history's own before it changes.
   private mutating func setRedo(of number: Int, to child: Int) {
-    if !isKnownUniquelyReferenced(&store) { store = store.copy() }
+    own()
     store.entry(number).pointee.link.redo = UInt32(truncatingIfNeeded: child)
+  }
+
+  /// Makes the store this history's own before it changes.
+  @inline(__always)
+  private mutating func own() {
+    if !isKnownUniquelyReferenced(&store) { store = store.copy() }
   }
 }
 
@@ -232,22 +240,43 @@ private final class Store: @unchecked Sendable {
   private static let chunkSize = 1 << chunkShift
 
   private struct State {
-    var chunks: [UnsafeMutablePointer<Entry>] = []
+    /// The chunks allocated, in order, in a table of `capacity` places.
+    var chunks: UnsafeMutablePointer<UnsafeMutablePointer<Entry>>
+    var capacity: Int
     var count = 0
+    /// Whether an entry holds a hand of more than ten cards, the one part
+    /// of an entry that is a reference.
+    var holdsArrays = false
   }
 
   /// Behind a pointer, not in stored properties: a class's stored `var` is
-  /// checked for exclusive access at run time on every use.
+  /// checked for exclusive access at run time on every use. The table of
+  /// chunks is a pointer too, not an array: every entry below `count` is
+  /// in a chunk, so a lookup needs no bounds check of its own.
   private let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
 
-  init() { state.initialize(to: State()) }
+  init() {
+    let capacity = 16
+    state.initialize(to: State(chunks: .allocate(capacity: capacity), capacity: capacity))
+  }
 
   deinit {
     let count = state.pointee.count
-    for (i, chunk) in state.pointee.chunks.enumerated() {
-      chunk.deinitialize(count: min(count - i * Store.chunkSize, Store.chunkSize))
+    let chunks = (count + Store.chunkSize - 1) >> Store.chunkShift
+    for i in 0..<chunks {
+      let chunk = state.pointee.chunks[i]
+      // Only a hand of more than ten cards holds a reference: the other
+      // entries are plain numbers, with nothing to release, and when there
+      // is no such hand, the entries need not be read at all.
+      if state.pointee.holdsArrays {
+        for j in 0..<min(count - i * Store.chunkSize, Store.chunkSize)
+        where chunk[j].version.hand.spills {
+          (chunk + j).deinitialize(count: 1)
+        }
+      }
       chunk.deallocate()
     }
+    state.pointee.chunks.deallocate()
     state.deinitialize(count: 1)
     state.deallocate()
   }
@@ -255,6 +284,7 @@ private final class Store: @unchecked Sendable {
   var count: Int { state.pointee.count }
 
   /// Entry `number`, 0 to `count - 1`; the caller checks the range.
+  @inline(__always)
   func entry(_ number: Int) -> UnsafeMutablePointer<Entry> {
     state.pointee.chunks[number >> Store.chunkShift] + (number & (Store.chunkSize - 1))
   }
@@ -263,9 +293,23 @@ private final class Store: @unchecked Sendable {
   func append(_ entry: consuming Entry) {
     let count = state.pointee.count
     let slot = count & (Store.chunkSize - 1)
-    if slot == 0 { state.pointee.chunks.append(.allocate(capacity: Store.chunkSize)) }
+    if slot == 0 { addChunk(count >> Store.chunkShift) }
+    if entry.version.hand.spills { state.pointee.holdsArrays = true }
     (state.pointee.chunks[count >> Store.chunkShift] + slot).initialize(to: entry)
     state.pointee.count = count + 1
+  }
+
+  /// Allocates chunk `index`, the first past those allocated.
+  private func addChunk(_ index: Int) {
+    if index == state.pointee.capacity {
+      let capacity = index * 2
+      let chunks = UnsafeMutablePointer<UnsafeMutablePointer<Entry>>.allocate(capacity: capacity)
+      chunks.moveInitialize(from: state.pointee.chunks, count: index)
+      state.pointee.chunks.deallocate()
+      state.pointee.chunks = chunks
+      state.pointee.capacity = capacity
+    }
+    (state.pointee.chunks + index).initialize(to: .allocate(capacity: Store.chunkSize))
   }
 
   /// A store of its own, with the same entries.

@@ -18,6 +18,13 @@ public struct Version: Sendable, Equatable {
     self.step = step
   }
 
+  /// The version that `step` makes of this one: `hand`, and `deck` when
+  /// given, in the same game and limit.
+  @inline(__always)
+  func making(hand: Hand, deck: Deck? = nil, _ step: Step) -> Version {
+    Version(hand: hand, deck: deck ?? self.deck, game: game, limit: limit, step: step)
+  }
+
   /// The most cards the hand may hold, 1–52.
   public var limit: Int { Int(storedLimit) }
 

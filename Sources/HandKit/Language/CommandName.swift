@@ -24,38 +24,47 @@ public enum CommandName: String, CaseIterable, Sendable {
     }
   }
 
-  /// The name that `word` spells exactly, if any. Names are short ASCII
-  /// words, so the word's bytes, read as a little-endian number, are the key:
-  /// one switch, no String, no allocation (this runs once per command).
+  /// The name that `word` spells exactly, if any.
   @inline(__always)
   public init?(spelling word: UnsafeBufferPointer<UInt8>) {
     guard word.count <= 7 else { return nil }
     var key: UInt64 = 0
-    for i in 0..<word.count {
-      // Lowercase letters only, so that no byte (NUL above all) is lost.
-      let byte = word[i]
-      guard byte &- UInt8(ascii: "a") <= 25 else { return nil }
-      key |= UInt64(byte) << UInt64(8 * i)
+    var shift: UInt64 = 0
+    for byte in word {
+      key |= UInt64(byte) &<< shift
+      shift &+= 8
     }
+    self.init(key: key, length: word.count)
+  }
+
+  /// The name whose spelling is `length` bytes that, read as a
+  /// little-endian number, are `key`, if any. Names are short ASCII words,
+  /// so a word of at most eight bytes and its length are all it takes: one
+  /// switch, no String, no allocation, and the parser packs the key as it
+  /// scans the word (this runs once per command). For one length, the
+  /// key tells the bytes apart, NUL bytes too.
+  @inline(__always)
+  init?(key: UInt64, length: Int) {
     switch key {
-    case 0x64_6461: self = .add
-    case 0x6C_6564: self = .del
-    case 0x766D: self = .mv
-    case 0x6F64_6E75: self = .undo
-    case 0x6F64_6572: self = .redo
-    case 0x6F74_6F67: self = .goto
-    case 0x77_656E: self = .new
-    case 0x74_696D_696C: self = .limit
-    case 0x7463_6570_7865: self = .expect
-    case 0x776F_6873: self = .show
-    case 0x6B63_6564: self = .deck
-    case 0x79_726F_7473_6968: self = .history
-    case 0x6576_6173: self = .save
-    case 0x6563_7275_6F73: self = .source
-    case 0x706C_6568: self = .help
-    case 0x7469_7571: self = .quit
-    case 0x7469_7865: self = .exit
+    case 0x64_6461 where length == 3: self = .add
+    case 0x6C_6564 where length == 3: self = .del
+    case 0x766D where length == 2: self = .mv
+    case 0x6F64_6E75 where length == 4: self = .undo
+    case 0x6F64_6572 where length == 4: self = .redo
+    case 0x6F74_6F67 where length == 4: self = .goto
+    case 0x77_656E where length == 3: self = .new
+    case 0x74_696D_696C where length == 5: self = .limit
+    case 0x7463_6570_7865 where length == 6: self = .expect
+    case 0x776F_6873 where length == 4: self = .show
+    case 0x6B63_6564 where length == 4: self = .deck
+    case 0x79_726F_7473_6968 where length == 7: self = .history
+    case 0x6576_6173 where length == 4: self = .save
+    case 0x6563_7275_6F73 where length == 6: self = .source
+    case 0x706C_6568 where length == 4: self = .help
+    case 0x7469_7571 where length == 4: self = .quit
+    case 0x7469_7865 where length == 4: self = .exit
     default: return nil
     }
   }
+
 }

@@ -93,7 +93,7 @@ public struct LineParser: IteratorProtocol {
     let clamped = span.clamped(to: 0..<line.count)
     var parser = LineParser(UnsafeBufferPointer(rebasing: line[clamped]))
     var words: [[UInt8]] = []
-    while let word = parser.nextWord() { words.append(Array(word.bytes)) }
+    while let word = parser.nextWord() { words.append(Array(parser.bytes(of: word))) }
     return words
   }
 
@@ -116,113 +116,197 @@ public struct LineParser: IteratorProtocol {
       }
     }
     while !finished {
-      guard let first = nextWord() else {
+      guard let (first, key) = nextWord(.name) else {
         // An empty command: skip a `;`, or the line is done.
         if !skipSeparator() { finished = true }
         continue
       }
-      return parseCommand(first)
+      return parseCommand(first, key: key)
     }
     return .end
   }
 
   // MARK: Words
 
-  /// A word of the line: where it stands, and its bytes. A plain value with
-  /// no references, so making and dropping words costs nothing.
+  /// A word of the line: where it stands and how it is quoted. Plain
+  /// numbers, so making and dropping words costs nothing; its bytes are
+  /// `bytes(of:)`.
   private struct Word {
     enum Quoting { case bare, quoted, unterminated }
 
     let start: Int
     let end: Int
-    let bytes: UnsafeBufferPointer<UInt8>
     let quoting: Quoting
 
     var isQuoted: Bool { quoting != .bare }
-    var text: String { safeWord(bytes) }
-
-    /// A quoted word's text without its quotes, `\"` and `\\` unescaped.
-    var unquoted: String {
-      guard quoting != .bare, bytes.count >= 2 else {
-        return String(decoding: bytes, as: UTF8.self)
-      }
-      var text: [UInt8] = []
-      var i = 1
-      while i < bytes.count - 1 {
-        if bytes[i] == UInt8(ascii: "\\"), i + 2 < bytes.count,
-          bytes[i + 1] == UInt8(ascii: "\"") || bytes[i + 1] == UInt8(ascii: "\\")
-        {
-          i += 1
-        }
-        text.append(bytes[i])
-        i += 1
-      }
-      return String(decoding: text, as: UTF8.self)
-    }
   }
 
-  /// A syntax error before its column is known: the message and the byte
-  /// offset of the word it is about.
+  /// The bytes of `word`, quotes and all.
+  @inline(__always)
+  private func bytes(of word: Word) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: line[word.start..<word.end])
+  }
+
+  /// A word as a message quotes it.
+  private func text(of word: Word) -> String { safeWord(bytes(of: word)) }
+
+  /// A quoted word's text without its quotes, `\"` and `\\` unescaped.
+  private func unquoted(_ word: Word) -> String {
+    let bytes = bytes(of: word)
+    guard word.isQuoted, bytes.count >= 2 else {
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    var text: [UInt8] = []
+    var i = 1
+    while i < bytes.count - 1 {
+      if bytes[i] == UInt8(ascii: "\\"), i + 2 < bytes.count,
+        bytes[i + 1] == UInt8(ascii: "\"") || bytes[i + 1] == UInt8(ascii: "\\")
+      {
+        i += 1
+      }
+      text.append(bytes[i])
+      i += 1
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// A syntax error before its message and column are known: what is
+  /// wrong, the command, and the word it is about. Plain data of a few
+  /// bytes, so a command that parses costs no message (one is written only
+  /// for an error reported: `syntaxError`), and a throw fits in registers.
   private struct Failure: Error {
-    let message: String
-    let offset: Int
+    enum Kind: UInt8 {
+      case unknownCommand, missingArgument, unexpectedArgument, invalidCard
+      case invalidPosition, invalidCount, invalidVersion, invalidLimit, invalidSeed
+      case unterminatedQuote
+    }
+
+    let kind: Kind
+    let quoting: Word.Quoting
+    /// The command, for its usage.
+    let name: CommandName
+    /// The word's offsets in the line (a line is at most 1 MiB).
+    let start: UInt32
+    let end: UInt32
+
+    init(_ kind: Kind, _ word: Word, name: CommandName = .help) {
+      self.kind = kind
+      quoting = word.quoting
+      self.name = name
+      start = UInt32(truncatingIfNeeded: word.start)
+      end = UInt32(truncatingIfNeeded: word.end)
+    }
+
+    var word: Word { Word(start: Int(start), end: Int(end), quoting: quoting) }
+
+    static func unknownCommand(_ word: Word) -> Failure { Failure(.unknownCommand, word) }
+    static func missingArgument(_ name: CommandName, at offset: Int) -> Failure {
+      Failure(.missingArgument, Word(start: offset, end: offset, quoting: .bare), name: name)
+    }
+    static func unexpectedArgument(_ word: Word, of name: CommandName) -> Failure {
+      Failure(.unexpectedArgument, word, name: name)
+    }
+    static func invalidCard(_ word: Word) -> Failure { Failure(.invalidCard, word) }
+    static func invalidLimit(_ word: Word) -> Failure { Failure(.invalidLimit, word) }
+    static func invalidSeed(_ word: Word) -> Failure { Failure(.invalidSeed, word) }
+    static func unterminatedQuote(_ word: Word) -> Failure { Failure(.unterminatedQuote, word) }
   }
 
   private func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-
-  private func word(_ start: Int, _ end: Int, _ quoting: Word.Quoting = .bare) -> Word {
-    Word(
-      start: start, end: end, bytes: UnsafeBufferPointer(rebasing: line[start..<end]),
-      quoting: quoting)
-  }
 
   /// The next word of the current command, or nil at `;`, `#` or the end.
   /// Inlined, as everything on the way from a line to its command is: a
   /// command costs one call, not one per word.
   @inline(__always)
-  private mutating func nextWord() -> Word? {
+  private mutating func nextWord() -> Word? { nextWord(.plain)?.word }
+
+  /// What a scan works out from a word's bytes as it goes over them.
+  private enum Scan {
+    case plain
+    /// The key of its first eight bytes, `CommandName(key:length:)`; 0 for
+    /// a quoted word, which is no name.
+    case name
+    /// Its value, when it is digits that do not overflow; else
+    /// `UInt64.max`, more than any position, count or version (the
+    /// message reads the word again).
+    case number
+  }
+
+  /// `nextWord`, and the value that `scan` asks for, worked out in the
+  /// same pass over the word.
+  @inline(__always)
+  private mutating func nextWord(_ scan: Scan) -> (word: Word, value: UInt64)? {
     // A local index, stored back once: `offset` lives in memory.
     var i = offset
     while i < line.count, isBlank(line[i]) { i += 1 }
     offset = i
     guard i < line.count else { return nil }
     let start = i
-    switch line[i] {
-    case UInt8(ascii: ";"): return nil
-    case UInt8(ascii: "#"):
-      offset = line.count
-      return nil
-    case UInt8(ascii: "\""):
-      return quotedWord(from: start)
-    default:
-      while i < line.count {
-        let byte = line[i]
-        if isBlank(byte) || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#") { break }
-        i += 1
-      }
-      offset = i
-      return word(start, i)
+    if line[i] == UInt8(ascii: "\"") {
+      let word = LineParser.quotedWord(in: line, from: start)
+      offset = word.end
+      return (word, scan == .number ? .max : 0)
     }
+    // A bare word, up to a blank, `;` or `#`: the scan's first byte may
+    // end it at once (no word: a `;`, or a comment to the line's end).
+    var value: UInt64 = 0
+    var shift: UInt64 = 0
+    var digits = true
+    while i < line.count {
+      let byte = line[i]
+      if isBlank(byte) || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#") { break }
+      switch scan {
+      case .plain: break
+      case .name:
+        value |= UInt64(byte) &<< shift
+        shift &+= 8
+      case .number:
+        let digit = byte &- UInt8(ascii: "0")
+        digits = digits && digit <= 9
+        value = value &* 10 &+ UInt64(digit)
+      }
+      i &+= 1
+    }
+    guard i != start else {
+      if line[i] == UInt8(ascii: "#") { offset = line.count }
+      return nil
+    }
+    offset = i
+    if scan == .number, !digits || i &- start > 19 {
+      value = digits ? LineParser.longNumber(line, start, i) : .max
+    }
+    return (Word(start: start, end: i, quoting: .bare), value)
   }
 
-  /// A double-quoted word, in which `\"` and `\\` stand for `"` and `\`.
+  /// The value of the digits `line[start..<end]`, more than nineteen of
+  /// them (leading zeros too), read with overflow checks; `UInt64.max`
+  /// when they overflow. Out of line: short numbers never need it.
   @inline(never)
-  private mutating func quotedWord(from start: Int) -> Word {
-    offset = start + 1
-    while offset < line.count {
-      let byte = line[offset]
+  private static func longNumber(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
+    -> UInt64
+  {
+    UInt64(decimalDigits: UnsafeBufferPointer(rebasing: line[start..<end])) ?? .max
+  }
+
+  /// The double-quoted word at `start` of `line`, in which `\"` and `\\`
+  /// stand for `"` and `\`. Out of line, and touching no state, so the
+  /// parser's own stays in registers.
+  @inline(never)
+  private static func quotedWord(in line: UnsafeBufferPointer<UInt8>, from start: Int) -> Word {
+    var i = start + 1
+    while i < line.count {
+      let byte = line[i]
       if byte == UInt8(ascii: "\"") {
-        offset += 1
-        return word(start, offset, .quoted)
+        return Word(start: start, end: i + 1, quoting: .quoted)
       }
-      if byte == UInt8(ascii: "\\"), offset + 1 < line.count,
-        line[offset + 1] == UInt8(ascii: "\"") || line[offset + 1] == UInt8(ascii: "\\")
+      if byte == UInt8(ascii: "\\"), i + 1 < line.count,
+        line[i + 1] == UInt8(ascii: "\"") || line[i + 1] == UInt8(ascii: "\\")
       {
-        offset += 1
+        i += 1
       }
-      offset += 1
+      i += 1
     }
-    return word(start, offset, .unterminated)
+    return Word(start: start, end: i, quoting: .unterminated)
   }
 
   @inline(__always)
@@ -250,10 +334,75 @@ public struct LineParser: IteratorProtocol {
 
   @inline(__always)
   /// The command that starts with `first`; the parser moves past its end.
-  private mutating func parseCommand(_ first: Word) -> ParsedItem {
+  private mutating func parseCommand(_ first: Word, key: UInt64) -> ParsedItem {
     command = first.start..<first.end
+    // One function, the arguments' switch and all: a command costs one
+    // call, and its words' offsets stay in registers.
     do throws(Failure) {
-      let parsed = try parseArguments(of: try name(first))
+      try checkQuote(first)
+      guard let name = CommandName(key: key, length: first.end - first.start) else {
+        throw .unknownCommand(first)
+      }
+      let parsed: Command
+      switch name {
+      case .add:
+        if let word = try optional() {
+          parsed = .add(try card(word))
+        } else {
+          parsed = .add(nil)
+        }
+      case .del: parsed = .delete(try position(requiredNumber(by: name)))
+      case .mv:
+        let from = try position(requiredNumber(by: name))
+        parsed = .move(from, try position(requiredNumber(by: name)))
+      case .undo:
+        if let number = try optional(.number) {
+          parsed = .undo(try count(number))
+        } else {
+          parsed = .undo(1)
+        }
+      case .redo:
+        if let number = try optional(.number) {
+          parsed = .redo(try count(number))
+        } else {
+          parsed = .redo(1)
+        }
+      case .goto: parsed = .goto(try version(requiredNumber(by: name)))
+      case .new:
+        if let word = try optional() {
+          parsed = .new(try seed(word))
+        } else {
+          parsed = .new(nil)
+        }
+      case .limit:
+        if let word = try optional() {
+          parsed = .limit(try limit(word))
+        } else {
+          parsed = .limit(nil)
+        }
+      case .expect:
+        let word = try required(by: name)
+        if !word.isQuoted, bytes(of: word).elementsEqual("empty".utf8) {
+          parsed = .expect([])
+        } else {
+          var cards = [try card(word)]
+          while let word = try optional() { cards.append(try card(word)) }
+          parsed = .expect(cards)
+        }
+      case .show: parsed = .show
+      case .deck: parsed = .deck
+      case .history: parsed = .history
+      case .save: parsed = .save(unquoted(try required(by: name)))
+      case .source: parsed = .source(unquoted(try required(by: name)))
+      case .help:
+        if let word = try optional() {
+          parsed = .help(try topic(word))
+        } else {
+          parsed = .help(nil)
+        }
+      case .quit, .exit: parsed = .quit
+      }
+      if let extra = try optional() { throw .unexpectedArgument(extra, of: name) }
       // Its arguments were read up to its end: no word of it is left.
       endCommand()
       return .command(parsed, span: command)
@@ -264,221 +413,153 @@ public struct LineParser: IteratorProtocol {
     }
   }
 
+  /// The syntax error that `failure` describes, with its message and
+  /// column: out of line, as only a command that fails needs them.
   @inline(never)
   private mutating func syntaxError(_ failure: Failure) -> ParsedItem {
-    .error(SyntaxError(failure.message, column: column(at: failure.offset)))
-  }
-
-  @inline(__always)
-  private func name(_ word: Word) throws(Failure) -> CommandName {
-    try LineParser.checkQuote(word)
-    guard let name = CommandName(spelling: word.bytes) else { throw LineParser.unknown(word) }
-    return name
+    let word = failure.word
+    let message: String
+    switch failure.kind {
+    case .unknownCommand: message = unknownCommandMessage(word)
+    case .missingArgument: message = "missing argument (usage: \(failure.name.usage))"
+    case .unexpectedArgument:
+      message = "unexpected argument '\(text(of: word))' (usage: \(failure.name.usage))"
+    case .invalidCard: message = "invalid card '\(text(of: word))'"
+    case .invalidPosition: message = invalidNumberMessage(word, naming: "position", least: 1)
+    case .invalidCount: message = invalidNumberMessage(word, naming: "count", least: 1)
+    case .invalidVersion: message = invalidNumberMessage(word, naming: "version", least: 0)
+    case .invalidLimit:
+      message = "invalid limit '\(text(of: word))': expected a whole number from 1 to 52"
+    case .invalidSeed:
+      message =
+        "invalid seed '\(text(of: word))': expected a whole number from 0 to 18446744073709551615"
+    case .unterminatedQuote: message = "unterminated quote"
+    }
+    return .error(SyntaxError(message, column: column(at: word.start)))
   }
 
   /// The next word of a command `name` that needs one.
   @inline(__always)
   private mutating func required(by name: CommandName) throws(Failure) -> Word {
     guard let word = try optional() else {
-      throw LineParser.missingArgument(name, at: command.lowerBound)
+      throw .missingArgument(name, at: command.lowerBound)
     }
     return word
+  }
+
+  /// The next word of a command `name` that needs a number there, with
+  /// its value (`Scan.number`).
+  @inline(__always)
+  private mutating func requiredNumber(by name: CommandName) throws(Failure) -> (
+    word: Word, value: UInt64
+  ) {
+    guard let number = try optional(.number) else {
+      throw .missingArgument(name, at: command.lowerBound)
+    }
+    return number
   }
 
   /// The next word of the command, if any; the command's span grows to it.
   @inline(__always)
-  private mutating func optional() throws(Failure) -> Word? {
-    guard let word = nextWord() else { return nil }
-    try LineParser.checkQuote(word)
-    command = command.lowerBound..<word.end
-    return word
-  }
+  private mutating func optional() throws(Failure) -> Word? { try optional(.plain)?.word }
 
+  /// `optional`, with the value that `scan` asks for.
   @inline(__always)
-  private mutating func parseArguments(of name: CommandName) throws(Failure) -> Command {
-    let command: Command
-    switch name {
-    case .add:
-      if let word = try optional() {
-        command = .add(try LineParser.card(word))
-      } else {
-        command = .add(nil)
-      }
-    case .del: command = .delete(try LineParser.position(required(by: name)))
-    case .mv:
-      let from = try LineParser.position(required(by: name))
-      command = .move(from, try LineParser.position(required(by: name)))
-    case .undo:
-      if let word = try optional() {
-        command = .undo(try LineParser.count(word))
-      } else {
-        command = .undo(1)
-      }
-    case .redo:
-      if let word = try optional() {
-        command = .redo(try LineParser.count(word))
-      } else {
-        command = .redo(1)
-      }
-    case .goto: command = .goto(try LineParser.version(required(by: name)))
-    case .new:
-      if let word = try optional() {
-        command = .new(try LineParser.seed(word))
-      } else {
-        command = .new(nil)
-      }
-    case .limit:
-      if let word = try optional() {
-        command = .limit(try LineParser.limit(word))
-      } else {
-        command = .limit(nil)
-      }
-    case .expect:
-      let word = try required(by: name)
-      if !word.isQuoted, word.bytes.elementsEqual("empty".utf8) {
-        command = .expect([])
-      } else {
-        var cards = [try LineParser.card(word)]
-        while let word = try optional() { cards.append(try LineParser.card(word)) }
-        command = .expect(cards)
-      }
-    case .show: command = .show
-    case .deck: command = .deck
-    case .history: command = .history
-    case .save: command = .save(LineParser.file(try required(by: name)))
-    case .source: command = .source(LineParser.file(try required(by: name)))
-    case .help:
-      if let word = try optional() {
-        command = .help(try LineParser.topic(word))
-      } else {
-        command = .help(nil)
-      }
-    case .quit, .exit: command = .quit
-    }
-    if let extra = try optional() { throw LineParser.unexpected(extra, by: name) }
-    return command
-  }
-
-  @inline(never)
-  private static func missingArgument(_ name: CommandName, at offset: Int) -> Failure {
-    Failure(message: "missing argument (usage: \(name.usage))", offset: offset)
-  }
-
-  @inline(never)
-  private static func unexpected(_ extra: Word, by name: CommandName) -> Failure {
-    Failure(
-      message: "unexpected argument '\(extra.text)' (usage: \(name.usage))", offset: extra.start)
+  private mutating func optional(_ scan: Scan) throws(Failure) -> (word: Word, value: UInt64)? {
+    guard let found = nextWord(scan) else { return nil }
+    try checkQuote(found.word)
+    // Words come left to right: the span's end never passes below its start.
+    command = Range(uncheckedBounds: (command.lowerBound, found.word.end))
+    return found
   }
 
   // MARK: Argument values
 
   @inline(__always)
-  private static func card(_ word: Word) throws(Failure) -> Card {
-    guard !word.isQuoted, let card = Card(parsing: word.bytes) else { throw invalidCard(word) }
+  private func card(_ word: Word) throws(Failure) -> Card {
+    guard !word.isQuoted, let card = Card(parsing: bytes(of: word)) else {
+      throw .invalidCard(word)
+    }
     return card
   }
 
-  @inline(never)
-  private static func invalidCard(_ word: Word) -> Failure {
-    Failure(message: "invalid card '\(word.text)'", offset: word.start)
+  @inline(__always)
+  private func position(_ number: (word: Word, value: UInt64)) throws(Failure) -> Int {
+    try wholeNumber(number, least: 1, else: .invalidPosition)
   }
 
   @inline(__always)
-  private static func position(_ word: Word) throws(Failure) -> Int {
-    try wholeNumber(word, naming: "position")
+  private func count(_ number: (word: Word, value: UInt64)) throws(Failure) -> Int {
+    try wholeNumber(number, least: 1, else: .invalidCount)
   }
 
   @inline(__always)
-  private static func count(_ word: Word) throws(Failure) -> Int {
-    try wholeNumber(word, naming: "count")
-  }
-
-  @inline(__always)
-  private static func version(_ word: Word) throws(Failure) -> Int {
-    try wholeNumber(word, naming: "version", from: 0)
+  private func version(_ number: (word: Word, value: UInt64)) throws(Failure) -> Int {
+    try wholeNumber(number, least: 0, else: .invalidVersion)
   }
 
   /// A position or a count (1 to 9223372036854775807), or a version (0 to
-  /// that).
+  /// that), from a word scanned as a number.
   @inline(__always)
-  private static func wholeNumber(_ word: Word, naming what: StaticString, from least: UInt64 = 1)
-    throws(Failure) -> Int
-  {
-    let value = number(word)
-    if let value, value >= least, value <= UInt64(Int.max) { return Int(value) }
-    throw invalidNumber(word, value, naming: what, from: least)
+  private func wholeNumber(
+    _ number: (word: Word, value: UInt64), least: UInt64, else failure: Failure.Kind
+  ) throws(Failure) -> Int {
+    if number.value >= least, number.value <= UInt64(Int.max) { return Int(number.value) }
+    throw Failure(failure, number.word)
   }
 
   /// Digits past the top say so, not that a number was expected.
-  @inline(never)
-  private static func invalidNumber(
-    _ word: Word, _ value: UInt64?, naming what: StaticString, from least: UInt64
-  ) -> Failure {
+  private func invalidNumberMessage(_ word: Word, naming what: StaticString, least: UInt64)
+    -> String
+  {
+    let value = number(word)
+    let bytes = bytes(of: word)
     let allDigits =
-      !word.isQuoted && !word.bytes.isEmpty
-      && word.bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+      !word.isQuoted && !bytes.isEmpty
+      && bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     // Digits that overflow, or a value over the top (not under the bottom).
     let tooLarge = allDigits && (value.map { $0 >= least } ?? true)
     let expected =
       tooLarge
       ? "at most \(Int.max)" : "expected a whole number of \(least) or more"
-    return Failure(message: "invalid \(what) '\(word.text)': \(expected)", offset: word.start)
+    return "invalid \(what) '\(text(of: word))': \(expected)"
   }
 
-  private static func limit(_ word: Word) throws(Failure) -> Int {
-    guard let value = number(word), (1...52).contains(value) else {
-      throw Failure(
-        message: "invalid limit '\(word.text)': expected a whole number from 1 to 52",
-        offset: word.start)
-    }
+  private func limit(_ word: Word) throws(Failure) -> Int {
+    guard let value = number(word), (1...52).contains(value) else { throw .invalidLimit(word) }
     return Int(value)
   }
 
-  private static func seed(_ word: Word) throws(Failure) -> UInt64 {
-    guard let value = number(word) else {
-      throw Failure(
-        message:
-          "invalid seed '\(word.text)': expected a whole number from 0 to 18446744073709551615",
-        offset: word.start)
-    }
+  private func seed(_ word: Word) throws(Failure) -> UInt64 {
+    guard let value = number(word) else { throw .invalidSeed(word) }
     return value
   }
 
-  private static func file(_ word: Word) -> String {
-    word.unquoted
-  }
-
-  private static func topic(_ word: Word) throws(Failure) -> CommandName {
-    guard !word.isQuoted, let name = CommandName(spelling: word.bytes) else {
-      throw unknown(word)
+  private func topic(_ word: Word) throws(Failure) -> CommandName {
+    guard !word.isQuoted, let name = CommandName(spelling: bytes(of: word)) else {
+      throw .unknownCommand(word)
     }
     return name
   }
 
   /// Decimal digits only, no sign; nil when empty, not digits, or over 2^64-1.
   @inline(__always)
-  private static func number(_ word: Word) -> UInt64? {
+  private func number(_ word: Word) -> UInt64? {
     guard !word.isQuoted else { return nil }
-    return UInt64(decimalDigits: word.bytes)
+    return UInt64(decimalDigits: bytes(of: word))
   }
 
-  @inline(never)
-  private static func unknown(_ word: Word) -> Failure {
-    var message = "unknown command '\(word.text)'"
-    if let name = suggestion(for: String(decoding: word.bytes, as: UTF8.self)) {
+  private func unknownCommandMessage(_ word: Word) -> String {
+    var message = "unknown command '\(text(of: word))'"
+    if let name = suggestion(for: String(decoding: bytes(of: word), as: UTF8.self)) {
       message += " (did you mean '\(name.rawValue)'?)"
     }
-    return Failure(message: message, offset: word.start)
+    return message
   }
 
   @inline(__always)
-  private static func checkQuote(_ word: Word) throws(Failure) {
-    if word.quoting == .unterminated { throw unterminated(word) }
-  }
-
-  @inline(never)
-  private static func unterminated(_ word: Word) -> Failure {
-    Failure(message: "unterminated quote", offset: word.start)
+  private func checkQuote(_ word: Word) throws(Failure) {
+    if word.quoting == .unterminated { throw .unterminatedQuote(word) }
   }
 
   // MARK: Encoding
@@ -498,11 +579,19 @@ public struct LineParser: IteratorProtocol {
 
   private func isASCII() -> Bool { LineParser.isASCII(line) }
 
-  /// Whether every byte is ASCII, eight bytes at a time.
+  /// Whether every byte is ASCII, thirty-two bytes at a time.
   public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let raw = UnsafeRawBufferPointer(bytes)
     var bits: UInt64 = 0
     var i = 0
+    while i + 32 <= raw.count {
+      bits |=
+        raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)
+        | raw.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)
+      i += 32
+    }
     while i + 8 <= raw.count {
       bits |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
       i += 8
@@ -544,9 +633,20 @@ extension UInt64 {
   /// A number as the language writes one (handsh(1), THE LANGUAGE): decimal
   /// digits only, no sign, no spaces, no other base; nil when it overflows.
   /// Options take their numbers the same way.
+  @inline(__always)
   package init?<Digits: Collection<UInt8>>(decimalDigits digits: Digits) {
     guard !digits.isEmpty else { return nil }
     var value: UInt64 = 0
+    // Nineteen digits never overflow: a usual number takes no checks.
+    if digits.count <= 19 {
+      for byte in digits {
+        let digit = byte &- UInt8(ascii: "0")
+        guard digit <= 9 else { return nil }
+        value = value &* 10 &+ UInt64(digit)
+      }
+      self = value
+      return
+    }
     for byte in digits {
       guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
       let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)

@@ -9,13 +9,8 @@ public struct Renderer: Sendable {
 
   public init(style: Style) {
     self.style = style
-    plainNames = NameTable(Card.all.map { Array($0.name(ascii: style.ascii).utf8) })
-    names = NameTable(
-      Card.all.map { card in
-        let name = Array(card.name(ascii: style.ascii).utf8)
-        guard style.color, card.suit.isRed else { return name }
-        return Array("\u{1B}[31m".utf8) + name + Array("\u{1B}[0m".utf8)
-      })
+    plainNames = NameTable(ascii: style.ascii, color: false)
+    names = NameTable(ascii: style.ascii, color: style.color)
   }
 
   /// The card as messages write it: `Q♥`, or `QH` with `--ascii`.
@@ -25,11 +20,17 @@ public struct Renderer: Sendable {
 
   /// The line written after a change: the hand, or its JSON object.
   public func writeHandLine(_ history: History, to out: inout [UInt8]) {
+    writeHandLine(of: history.cursor, in: history, to: &out)
+  }
+
+  /// The hand line of version `number` (0 to `history.count - 1`): what
+  /// `writeHandLine` wrote when it was current.
+  public func writeHandLine(of number: Int, in history: History, to out: inout [UInt8]) {
     if style.json {
-      writeJSONState(history, to: &out)
+      writeJSONState(of: number, in: history, to: &out)
       out.append(newline)
     } else {
-      writeHand(history.current.hand, colored: true, terminator: newline, to: &out)
+      writeHand(history[number].hand, colored: true, terminator: newline, to: &out)
     }
   }
 
@@ -207,9 +208,13 @@ public struct Renderer: Sendable {
   }
 
   private func writeJSONState(_ history: History, to out: inout [UInt8]) {
-    let now = history.current
+    writeJSONState(of: history.cursor, in: history, to: &out)
+  }
+
+  private func writeJSONState(of number: Int, in history: History, to out: inout [UInt8]) {
+    let now = history[number]
     out.append(contentsOf: "{\"version\":".utf8)
-    writeNumber(history.cursor, to: &out)
+    writeNumber(number, to: &out)
     out.append(contentsOf: ",\"hand\":".utf8)
     writeJSONHand(now.hand, to: &out)
     out.append(contentsOf: ",\"deck\":".utf8)
@@ -274,16 +279,44 @@ private struct NameTable: Sendable {
   /// The length of each card's name, without the space.
   private let lengths: [UInt8]
 
-  /// `names` must each be shorter than a slot (the longest, a red card in
-  /// colour, `ESC[31m10♥ESC[0m`, is 14 bytes).
-  init(_ names: [[UInt8]]) {
-    var slots = [UInt8](repeating: UInt8(ascii: " "), count: NameTable.slot * names.count)
-    for (i, name) in names.enumerated() {
-      let name = name.prefix(NameTable.slot - 1)
-      slots.replaceSubrange(NameTable.slot * i..<NameTable.slot * i + name.count, with: name)
+  /// The names of the 52 cards as `Card.name(ascii:)` spells them, the
+  /// red ones between `ESC[31m` and `ESC[0m` when `color` (the longest,
+  /// `ESC[31m10♥ESC[0m`, is 14 bytes). Made from bytes, one name at a time
+  /// in one buffer: a golden test makes a renderer per file, and building
+  /// 104 Strings and arrays took a third of a run's instructions.
+  init(ascii: Bool, color: Bool) {
+    var slots = [UInt8](repeating: UInt8(ascii: " "), count: NameTable.slot * 52)
+    var lengths = [UInt8](repeating: 0, count: 52)
+    slots.withUnsafeMutableBufferPointer { slots in
+      for card in Card.all {
+        let red = color && card.suit.isRed
+        let start = NameTable.slot * Int(card.index)
+        var end = start
+        let limit = start + NameTable.slot - 1
+        if red { NameTable.put("\u{1B}[31m", in: slots, at: &end, limit: limit) }
+        NameTable.put(card.rank.spelling, in: slots, at: &end, limit: limit)
+        NameTable.put(
+          ascii ? card.suit.letterSpelling : card.suit.symbolSpelling, in: slots, at: &end,
+          limit: limit)
+        if red { NameTable.put("\u{1B}[0m", in: slots, at: &end, limit: limit) }
+        lengths[Int(card.index)] = UInt8(end - start)
+      }
     }
     self.slots = slots
-    lengths = names.map { UInt8(min($0.count, NameTable.slot - 1)) }
+    self.lengths = lengths
+  }
+
+  /// Copies `text` into `slots` at `end`, up to `limit`, and moves `end`.
+  private static func put(
+    _ text: StaticString, in slots: UnsafeMutableBufferPointer<UInt8>, at end: inout Int,
+    limit: Int
+  ) {
+    text.withUTF8Buffer { bytes in
+      for byte in bytes where end < limit {
+        slots[end] = byte
+        end += 1
+      }
+    }
   }
 
   func append(_ card: Card, to out: inout [UInt8]) {

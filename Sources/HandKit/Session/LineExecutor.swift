@@ -39,12 +39,20 @@ public protocol CommandSink {
   /// A command failed; called just before its diagnostic, with the byte
   /// range of the command's words in the line (the prompt points at it).
   mutating func commandFailed(span: Range<Int>)
+  /// The hand line after a change: written to `out` at once, or, by a
+  /// sink that holds its output, kept as the number of the version it
+  /// shows and written later (a version never changes, so neither does
+  /// its line).
+  mutating func writeHandLine(_ history: History, renderer: Renderer)
 }
 
 extension CommandSink {
   @inlinable public mutating func commandDone() -> Bool { true }
   @inlinable public mutating func commandFailed(span: Range<Int>) {}
   @inlinable public mutating func freshSeed(sourced: Bool) -> UInt64 { freshSeed() }
+  @inlinable public mutating func writeHandLine(_ history: History, renderer: Renderer) {
+    renderer.writeHandLine(history, to: &out)
+  }
 }
 
 /// How the commands of a line ended.
@@ -131,23 +139,29 @@ public struct LineExecutor: Sendable {
   /// words): echoes it, applies it, shows the outcome or reports the failure.
   /// `keepGoing` (`-k`) lets a sourced file go on after a failed command.
   @inlinable public mutating func run<Sink: CommandSink>(
-    _ command: Command, span: Range<Int>, parser: inout LineParser, keepGoing: Bool = false,
-    sink: inout Sink
+    _ command: consuming Command, span: Range<Int>, parser: inout LineParser,
+    keepGoing: Bool = false, sink: inout Sink
   ) -> CommandEnd {
     if echo { renderer.writeEcho(parser.words(in: span), to: &sink.out) }
     do throws(CommandError) {
-      let sourced = !sources.isEmpty
-      let outcome = try session.apply(command) { sink.freshSeed(sourced: sourced) }
-      switch outcome {
-      // The hand line after a change, nearly every command's outcome, is
-      // written here: calling `show` copied the whole executor first.
-      case .changed: if !quiet { renderer.writeHandLine(session.history, to: &sink.out) }
-      case .quit: return .quit
-      case .source(let file):
+      // `save` and `source` reach outside the session: they are done here.
+      if case .save(let file) = command {
+        if let reason = sink.save(SavedScript(session.history), to: file) {
+          throw .cannotWrite(file: file, reason: reason)
+        }
+      } else if case .source(let file) = command {
         guard try source(file, keepGoing: keepGoing, sink: &sink) else { return .stopped }
-      default:
-        if let failure = show(outcome, sink: &sink) {
-          return report(failure, span: span, parser: &parser, sink: &sink)
+      } else {
+        let sourced = !sources.isEmpty
+        // Consumed: each case of the session's switch owns its words, so a
+        // command with no file or cards has nothing to destroy.
+        let outcome = try session.apply(consume command) { sink.freshSeed(sourced: sourced) }
+        switch outcome {
+        // The hand line after a change, nearly every command's outcome, is
+        // written here: calling `show` copied the whole executor first.
+        case .changed: if !quiet { sink.writeHandLine(session.history, renderer: renderer) }
+        case .quit: return .quit
+        default: show(outcome, sink: &sink)
         }
       }
     } catch {
@@ -261,13 +275,11 @@ public struct LineExecutor: Sendable {
     }
   }
 
-  /// Shows what an outcome asks for; a failed `save` is the one failure.
-  @usableFromInline func show<Sink: CommandSink>(_ outcome: Outcome, sink: inout Sink)
-    -> CommandError?
-  {
+  /// Shows what an outcome asks for.
+  @usableFromInline func show<Sink: CommandSink>(_ outcome: Outcome, sink: inout Sink) {
     switch outcome {
-    // `run` handles a source before it shows anything.
-    case .changed, .nothing, .quit, .source: break
+    // `run` writes the hand line, and does `save` and `source` itself.
+    case .changed, .nothing, .quit, .save, .source: break
     case .show: renderer.writeShow(session.history, to: &sink.out)
     case .deck: renderer.writeDeck(session.history, to: &sink.out)
     case .history:
@@ -280,11 +292,6 @@ public struct LineExecutor: Sendable {
       }
     case .limit(let limit): renderer.writeLimit(limit, to: &sink.out)
     case .help(let topic): sink.out.append(contentsOf: helpText(topic).utf8)
-    case .save(let file, let script):
-      if let reason = sink.save(script, to: file) {
-        return .cannotWrite(file: file, reason: reason)
-      }
     }
-    return nil
   }
 }

@@ -1,4 +1,6 @@
-/// What a successful command asks the shell to show or do.
+/// What a successful command asks the shell to show or do. Plain data, a
+/// few bytes with nothing to release: nearly every command's outcome is
+/// `changed`, and telling so is one compare.
 public enum Outcome: Sendable, Equatable {
   /// The state or the cursor changed: write the hand line.
   case changed
@@ -11,9 +13,11 @@ public enum Outcome: Sendable, Equatable {
   /// `limit` without N: write the limit.
   case limit(Int)
   case help(CommandName?)
-  /// Write `script` to `file` (I/O is the shell's job).
-  case save(file: String, script: SavedScript)
-  /// Run the script `file` in this session (reading it is the shell's job).
-  case source(file: String)
+  /// Write the script of the current version (`SavedScript`) to the
+  /// command's FILE (I/O is the shell's job).
+  case save
+  /// Run the script that the command's FILE names in this session (reading
+  /// it is the shell's job).
+  case source
   case quit
 }

@@ -31,10 +31,12 @@ public struct Session: Sendable {
 
   /// Runs `command`, throwing its failure; on failure nothing changes.
   public mutating func apply(
-    _ command: Command, freshSeed: () -> UInt64
+    _ command: consuming Command, freshSeed: () -> UInt64
   ) throws(CommandError) -> Outcome {
     let now = history.current
-    switch command {
+    // The version a change makes: every change ends in the one `push`.
+    let next: Version
+    switch consume command {
     case .add(let wanted):
       try now.checkRoom()
       let seed = history.seed(of: now)
@@ -52,35 +54,39 @@ public struct Session: Sendable {
         guard let top = now.deck.top(in: game) else { throw .deckEmpty }
         card = top
       }
-      push(
-        now, hand: now.hand.inserting(card, at: 0), deck: now.deck.removing(card, in: game),
+      next = now.making(
+        hand: now.hand.inserting(card, at: 0), deck: now.deck.removing(card, in: game),
         .add(card))
     case .delete(let position):
       let index = try now.index(of: position)
-      push(now, hand: now.hand.removing(at: index), .delete(UInt8(position)))
+      next = now.making(hand: now.hand.removing(at: index), .delete(UInt8(position)))
     case .move(let from, let to):
       let (a, b) = (try now.index(of: from), try now.index(of: to))
       guard a != b else { return .nothing }
-      push(now, hand: now.hand.moving(from: a, to: b), .move(UInt8(from), UInt8(to)))
+      next = now.making(hand: now.hand.moving(from: a, to: b), .move(UInt8(from), UInt8(to)))
     case .undo(let steps):
       let depth = history.undoDepth
       guard depth > 0 else { throw .nothingToUndo }
       guard steps <= depth else { throw .cannotUndo(steps, only: depth) }
       history.undo(steps)
+      return .changed
     case .redo(let steps):
       // Walks at most `steps` redo children: when fewer, that is all of them.
       let reach = history.redoReach(upTo: steps)
       guard reach > 0 else { throw .nothingToRedo }
       guard steps <= reach else { throw .cannotRedo(steps, only: reach) }
       history.redo(steps)
+      return .changed
     case .goto(let target):
       guard target >= 0, target < history.count else {
         throw .noVersion(target, last: history.count - 1)
       }
       guard target != history.cursor else { return .nothing }
       history.go(to: target)
+      return .changed
     case .new(let seed):
       history.pushGame(seed: seed ?? freshSeed(), limit: now.limit)
+      return .changed
     case .limit(nil):
       return .limit(now.limit)
     case .limit(let limit?):
@@ -88,9 +94,8 @@ public struct Session: Sendable {
       guard now.hand.count <= limit else {
         throw .handTooLarge(count: now.hand.count, limit: limit)
       }
-      history.push(
-        Version(
-          hand: now.hand, deck: now.deck, game: now.game, limit: limit, step: .limit(UInt8(limit))))
+      next = Version(
+        hand: now.hand, deck: now.deck, game: now.game, limit: limit, step: .limit(UInt8(limit)))
     case .expect(let cards):
       guard Hand(cards) == now.hand else {
         throw .unexpectedHand(expected: cards, actual: now.hand)
@@ -99,18 +104,13 @@ public struct Session: Sendable {
     case .show: return .show
     case .deck: return .deck
     case .history: return .history
-    case .save(let file): return .save(file: file, script: SavedScript(history))
-    case .source(let file): return .source(file: file)
+    case .save: return .save
+    case .source: return .source
     case .help(let topic): return .help(topic)
     case .quit: return .quit
     }
+    history.push(next)
     return .changed
-  }
-
-  /// Adds the version that `step` makes of `now`.
-  private mutating func push(_ now: Version, hand: Hand, deck: Deck? = nil, _ step: Step) {
-    history.push(
-      Version(hand: hand, deck: deck ?? now.deck, game: now.game, limit: now.limit, step: step))
   }
 
   /// A script that rebuilds the current version (handsh(1), COMMANDS,

@@ -24,7 +24,7 @@ struct TextPosition: Comparable {
 @discardableResult
 func forEachItem(
   _ lines: inout TextLines,
-  _ body: (TextPosition, ParsedItem, inout LineParser, Line) -> Bool
+  _ body: (TextPosition, consuming ParsedItem, inout LineParser, Line) -> Bool
 ) -> Int? {
   var tooLong: Int?
   lines.forEachLine { event in
@@ -60,9 +60,10 @@ struct RunAhead {
   private(set) var pausedAt: TextPosition?
   private var sink = HeldOutput()
 
-  /// The most output held while a text is checked (bounds the memory): with
-  /// every version kept, the 1M-command script's versions take 36 MB, and
-  /// its 18 MB of hand lines must not all wait beside them.
+  /// The most output held while a text is checked (bounds the memory). A
+  /// hand line is held as the version it shows, 8 bytes, not as its text:
+  /// the 1M-command script's 760 000 hand lines hold 6 MB, not 18, beside
+  /// the 36 MB of its versions, and it runs ahead whole, parsed once.
   static let holdLimit = 8 << 20
 
   init(from session: Session, enabled: Bool) {
@@ -77,7 +78,8 @@ struct RunAhead {
 
   /// Runs the command at `position` now, if it can be taken back.
   mutating func run(
-    _ command: Command, span: Range<Int>, parser: inout LineParser, at position: TextPosition,
+    _ command: consuming Command, span: Range<Int>, parser: inout LineParser,
+    at position: TextPosition,
     executor: inout LineExecutor
   ) {
     guard pausedAt == nil else { return }
@@ -88,18 +90,23 @@ struct RunAhead {
     default: break
     }
     guard sink.heldBytes < RunAhead.holdLimit else { return pause(at: position) }
-    let mark = sink.out.count
-    if executor.run(command, span: span, parser: &parser, sink: &sink) == .failed {
+    let mark = (sink.out.count, sink.lines.count)
+    if executor.run(consume command, span: span, parser: &parser, sink: &sink) == .failed {
       // A failed command changed nothing; it runs again, and reports, later.
-      sink.out.removeSubrange(mark...)
+      sink.out.removeSubrange(mark.0...)
+      sink.lines.removeSubrange(mark.1...)
       pause(at: position)
     }
   }
 
-  /// The text checked clean: its held output goes out.
-  func commit(to output: inout Output) {
-    for chunk in sink.held { output.write(through: chunk) }
-    output.buffer += sink.out
+  /// The text checked clean: its held output goes out, each hand line
+  /// written from the version it shows (`history` has every version made).
+  func commit(to output: inout Output, history: History, renderer: Renderer) {
+    for chunk in sink.held {
+      chunk.write(to: &output, history: history, renderer: renderer)
+    }
+    Chunk(bytes: sink.out, lines: sink.lines).write(
+      to: &output, history: history, renderer: renderer)
   }
 
   /// The text has syntax errors: nothing ran, not the output, not the changes.
@@ -108,12 +115,62 @@ struct RunAhead {
   }
 }
 
+/// A hand line held: where it goes in its chunk's bytes, and the version
+/// it shows.
+private struct HeldLine {
+  let offset: UInt32
+  let version: UInt32
+}
+
+/// A piece of held output: bytes, and the hand lines that go between them.
+private struct Chunk {
+  let bytes: [UInt8]
+  let lines: [HeldLine]
+
+  func write(to output: inout Output, history: History, renderer: Renderer) {
+    // Written into a buffer of this function's own, handed back to
+    // `output` to flush each time it fills: appending to `output.buffer`
+    // through `output` costs a retain and a check of uniqueness a line.
+    var buffer: [UInt8] = []
+    swap(&buffer, &output.buffer)
+    defer { swap(&buffer, &output.buffer) }
+    bytes.withUnsafeBufferPointer { bytes in
+      var from = 0
+      for line in lines {
+        let offset = Int(line.offset)
+        // Hand lines usually follow one another, with no bytes between.
+        if offset > from {
+          buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from..<offset]))
+        }
+        renderer.writeHandLine(of: Int(line.version), in: history, to: &buffer)
+        from = offset
+        Chunk.flushIfFull(&buffer, &output)
+      }
+      buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from...]))
+      Chunk.flushIfFull(&buffer, &output)
+    }
+  }
+
+  /// Hands `buffer` to `output` to flush once it is full.
+  private static func flushIfFull(_ buffer: inout [UInt8], _ output: inout Output) {
+    guard buffer.count >= Output.flushThreshold else { return }
+    swap(&buffer, &output.buffer)
+    output.flush()
+    swap(&buffer, &output.buffer)
+  }
+
+}
+
 /// What runs ahead writes: held in memory, in chunks that are never copied
-/// again until they go out. A failure is only noted; it is reported when
-/// the command runs again.
+/// again until they go out, with each hand line kept as its version's
+/// number. A failure is only noted; it is reported when the command runs
+/// again.
 private struct HeldOutput: CommandSink {
   var out: [UInt8] = []
-  var held: [[UInt8]] = []
+  /// The hand lines that go between the bytes of `out`.
+  var lines: [HeldLine] = []
+  var held: [Chunk] = []
+  /// The bytes that `held` takes.
   var heldBytes = 0
 
   mutating func diagnose(_ message: String, column: Int) {}
@@ -134,12 +191,21 @@ private struct HeldOutput: CommandSink {
 
   mutating func freshSeed() -> UInt64 { UInt64.random(in: .min ... .max) }
 
+  mutating func writeHandLine(_ history: History, renderer: Renderer) {
+    lines.append(
+      HeldLine(
+        offset: UInt32(truncatingIfNeeded: out.count),
+        version: UInt32(truncatingIfNeeded: history.cursor)))
+  }
+
   mutating func commandDone() -> Bool {
-    if out.count >= 1 << 16 {
-      heldBytes += out.count
-      held.append(out)
+    if out.count >= 1 << 16 || lines.count >= 1 << 13 {
+      heldBytes += out.count + lines.count * MemoryLayout<HeldLine>.stride
+      held.append(Chunk(bytes: out, lines: lines))
       out = []
       out.reserveCapacity((1 << 16) + 4096)
+      lines = []
+      lines.reserveCapacity(1 << 13)
     }
     return true
   }

@@ -149,7 +149,9 @@ struct Runner {
       lines.start(atOffset: state.next.offset, line: state.next.line)
       defer { state.next = lines.next }
       return forEachItem(&lines) { position, item, parser, line in
-        switch item {
+        // Consumed: a command's words go to the run without a copy, and
+        // there is no item left to destroy.
+        switch consume item {
         case .error(let error):
           guard state.errors < ErrorLimit.count else {
             overLimit = true
@@ -195,7 +197,7 @@ struct Runner {
       ahead.rollBack(&executor)
       return .stop
     }
-    ahead.commit(to: &output)
+    ahead.commit(to: &output, history: session.history, renderer: executor.renderer)
     guard let resume = ahead.pausedAt, !options.checkOnly else { return .next }
     var flow = Flow.next
     // The run goes on from the line where it paused, not over the lines
@@ -203,7 +205,9 @@ struct Runner {
     var lines = TextLines(text: text)
     lines.start(atOffset: resume.offset, line: resume.line)
     forEachItem(&lines) { position, item, parser, line in
-      guard position >= resume, case .command(let command, let span) = item else { return true }
+      guard position >= resume, case .command(let command, let span) = consume item else {
+        return true
+      }
       sink.location = (name, line.number)
       switch executor.run(
         command, span: span, parser: &parser, keepGoing: options.keepGoing, sink: &sink)
