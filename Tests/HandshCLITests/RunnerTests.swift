@@ -128,6 +128,33 @@ struct RunnerTests {
     #expect(byLines.out == held)
   }
 
+  /// Held output that cannot be written (here a descriptor open only for
+  /// reading) is dropped once the first write fails, not gathered in
+  /// memory: 200 000 hand lines would be 5 MB.
+  @Test func heldOutputStopsAtAFailedWrite() throws {
+    let text = Array(
+      ("add; add; add; add; add\n" + String(repeating: "mv 1 2\n", count: 200_000)).utf8)
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("handsh-held-\(UUID().uuidString)").path
+    #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let fd = open(path, O_RDONLY)
+    #expect(fd >= 0)
+    defer { close(fd) }
+    var runner = Runner(options: try Options(parsing: [String]()), seed: 42, output: fd, errors: 2)
+    var ahead = RunAhead(from: runner.session, enabled: true)
+    var lines = TextLines(text: text)
+    forEachItem(&lines) { position, item, parser, _ in
+      guard case .command(let command, let span) = consume item else { return true }
+      ahead.run(command, span: span, parser: &parser, at: position, executor: &runner.executor)
+      return true
+    }
+    ahead.commit(
+      to: &runner.output, history: runner.session.history, renderer: runner.executor.renderer)
+    #expect(runner.output.failure == EBADF)
+    #expect(runner.output.buffer.count < 2 * Output.flushThreshold)
+  }
+
   /// A syntax error anywhere runs nothing: not the output, not a save.
   @Test func aSyntaxErrorOnTheLastLineRunsNothing() throws {
     let text = String(repeating: "add\nhelp\n", count: 5) + "save never.hand\ndel x\n"

@@ -101,10 +101,13 @@ struct RunAhead {
 
   /// The text checked clean: its held output goes out, each hand line
   /// written from the version it shows (`history` has every version made).
+  /// Once a write has failed (a closed pipe), the rest is dropped, not
+  /// gathered in memory.
   func commit(to output: inout Output, history: History, renderer: Renderer) {
-    for chunk in sink.held {
+    for chunk in sink.held where output.failure == nil {
       chunk.write(to: &output, history: history, renderer: renderer)
     }
+    guard output.failure == nil else { return }
     Chunk(bytes: sink.out, lines: sink.lines).write(
       to: &output, history: history, renderer: renderer)
   }
@@ -145,6 +148,7 @@ private struct Chunk {
         renderer.writeHandLine(of: Int(line.version), in: history, to: &buffer)
         from = offset
         Chunk.flushIfFull(&buffer, &output)
+        if output.failure != nil { return }
       }
       buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from...]))
       Chunk.flushIfFull(&buffer, &output)
