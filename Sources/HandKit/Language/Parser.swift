@@ -183,7 +183,8 @@ public struct LineParser: IteratorProtocol {
 
     let kind: Kind
     let quoting: Word.Quoting
-    /// The command, for its usage.
+    /// The command, for its usage: read for a missing or an unexpected
+    /// argument only (the others name none, and keep the default).
     let name: CommandName
     /// The word's offsets in the line (a line is at most 1 MiB).
     let start: UInt32
