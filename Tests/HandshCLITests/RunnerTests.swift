@@ -90,6 +90,21 @@ struct RunnerTests {
     #expect(whole == (try stream(text, ["-k"])))
   }
 
+  /// A runner writing to `output`, and what ran ahead of it while `text`
+  /// was read, as `runScript` runs it ahead, not committed yet.
+  private func runAhead(_ text: [UInt8], output: Int32) throws -> (Runner, RunAhead) {
+    var runner = Runner(
+      options: try Options(parsing: [String]()), seed: 42, output: output, errors: 2)
+    var ahead = RunAhead(from: runner.session, enabled: true)
+    var lines = TextLines(text: text)
+    forEachItem(&lines) { position, item, parser, _ in
+      guard case .command(let command, let span) = consume item else { return true }
+      ahead.run(command, span: span, parser: &parser, at: position, executor: &runner.executor)
+      return true
+    }
+    return (runner, ahead)
+  }
+
   /// A hand line is held as the number of the version it shows, not as
   /// its text: 350 000 hand lines of five cards, 8.7 MB of text, run ahead
   /// whole, without a pause (so the text is parsed once), and come out as
@@ -98,17 +113,9 @@ struct RunnerTests {
   @Test func handLinesAreHeldAsTheirVersions() throws {
     let text = Array(
       ("add; add; add; add; add\n" + String(repeating: "mv 1 2\n", count: 350_000)).utf8)
-    let options = try Options(parsing: [String]())
     let out = tmpfile()
     defer { fclose(out) }
-    var runner = Runner(options: options, seed: 42, output: fileno(out), errors: 2)
-    var ahead = RunAhead(from: runner.session, enabled: true)
-    var lines = TextLines(text: text)
-    forEachItem(&lines) { position, item, parser, _ in
-      guard case .command(let command, let span) = consume item else { return true }
-      ahead.run(command, span: span, parser: &parser, at: position, executor: &runner.executor)
-      return true
-    }
+    var (runner, ahead) = try runAhead(text, output: fileno(out))
     #expect(ahead.pausedAt == nil)
     ahead.commit(
       to: &runner.output, history: runner.session.history, renderer: runner.executor.renderer)
@@ -117,12 +124,10 @@ struct RunnerTests {
     #expect(held.utf8.count > RunAhead.holdLimit)
     #expect(held.hasPrefix("7♥\n3♣ 7♥\n"))
     let byLines = try capture([]) { runner in
-      text.withUnsafeBufferPointer { text in
-        var lines = TextLines(text: Array(text))
-        lines.forEachLine { event in
-          guard case .line(let line) = event else { return true }
-          return runner.run(line, source: "s.hand") == .next
-        }
+      var lines = TextLines(text: text)
+      lines.forEachLine { event in
+        guard case .line(let line) = event else { return true }
+        return runner.run(line, source: "s.hand") == .next
       }
     }
     #expect(byLines.out == held)
@@ -141,14 +146,7 @@ struct RunnerTests {
     let fd = open(path, O_RDONLY)
     #expect(fd >= 0)
     defer { close(fd) }
-    var runner = Runner(options: try Options(parsing: [String]()), seed: 42, output: fd, errors: 2)
-    var ahead = RunAhead(from: runner.session, enabled: true)
-    var lines = TextLines(text: text)
-    forEachItem(&lines) { position, item, parser, _ in
-      guard case .command(let command, let span) = consume item else { return true }
-      ahead.run(command, span: span, parser: &parser, at: position, executor: &runner.executor)
-      return true
-    }
+    var (runner, ahead) = try runAhead(text, output: fd)
     ahead.commit(
       to: &runner.output, history: runner.session.history, renderer: runner.executor.renderer)
     #expect(runner.output.failure == EBADF)
