@@ -14,8 +14,26 @@
 #include <string.h>
 #include <unistd.h>
 
-static const int ending[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
-enum { ending_count = sizeof ending / sizeof ending[0] };
+/// Every signal that can be caught and whose default action ends the
+/// process (SIGPIPE aside: a closed stdout ends handsh at once, and a
+/// `save` holds it off itself), the real-time ones included; filled in at
+/// start, since SIGRTMIN and SIGRTMAX are known only then.
+static int ending[64];
+static int ending_count = 0;
+
+static void list_ending(void) {
+  static const int fixed[] = {SIGINT,  SIGQUIT,   SIGTERM, SIGHUP,  SIGUSR1, SIGUSR2,
+                              SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGIO,   SIGPWR,
+                              SIGSYS,
+#ifdef SIGSTKFLT
+                              SIGSTKFLT,
+#endif
+  };
+  ending_count = 0;
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) ending[ending_count++] = fixed[i];
+  for (int number = SIGRTMIN; number <= SIGRTMAX && ending_count < 64; number++)
+    ending[ending_count++] = number;
+}
 
 /// The critical sections in progress, on every thread, and DYING once one
 /// thread has decided that handsh ends now (no section may begin then).
@@ -82,6 +100,7 @@ int handsh_inherited_fd(int fd) {
 }
 
 void handsh_signals_start(void) {
+  list_ending();
   note_inherited();
   struct sigaction action;
   memset(&action, 0, sizeof action);
@@ -142,18 +161,6 @@ void handsh_critical_end(void) {
 int handsh_in_critical(void) { return sections_here > 0; }
 
 int handsh_signal_waiting(void) { return atomic_load(&waiting); }
-
-int handsh_open_unnamed(const char *folder, unsigned mode) {
-  return open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
-}
-
-int handsh_name_unnamed(int fd, const char *path) {
-  char proc[64];
-  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-  if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0) return 0;
-  if (errno != ENOENT) return -1;
-  return linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH);
-}
 
 static int argument_count = 0;
 static char **arguments = NULL;

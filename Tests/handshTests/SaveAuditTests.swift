@@ -209,12 +209,14 @@ final class SaveAuditTests: XCTestCase {
   }
 
   /// The other way round: a user saving their own file whose group they
-  /// are not in. The new file cannot keep that group (the kernel refuses
-  /// the chown), and that is no error: the save succeeds, the file keeps its
-  /// mode and is now wholly the user's. As root, handsh runs as uid 65534,
-  /// who owns the file and its folder but not the group; an ordinary user
-  /// cannot make such a file, so elsewhere this skips, and CI runs as root.
-  /// (Caught the mutant that made a refused chown fail the save.)
+  /// are not in. A new file could not keep that group (the kernel refuses
+  /// the chown), and that is no error: the file is written in place, as vim
+  /// does, so it keeps its group, its mode and its inode, and no temporary
+  /// file is left. As root, handsh runs as uid 65534, who owns the file and
+  /// its folder but not the group; an ordinary user cannot make such a
+  /// file, so elsewhere this skips, and CI runs as root. (Caught the mutant
+  /// that made a refused chown fail the save, and the one that let the
+  /// group change in silence.)
   func testAGroupThatCannotBeKeptIsNoError() throws {
     guard getuid() == 0 else {
       throw XCTSkip("not root: only root can give a user a file of a group they are not in")
@@ -223,6 +225,8 @@ final class SaveAuditTests: XCTestCase {
     try make("own/x.hand", "old\n", mode: 0o640)
     let user = try unprivileged(owning: ["own", "own/x.hand"])
     XCTAssertEqual(chown(path("own/x.hand"), 65534, 0), 0)
+    var before = stat()
+    XCTAssertEqual(stat(path("own/x.hand"), &before), 0)
     let result = try handsh(["--seed", "42", "-q", "-c", "add; save own/x.hand"], as: user)
     XCTAssertEqual(result.err, "")
     XCTAssertEqual(result.status, 0)
@@ -230,7 +234,8 @@ final class SaveAuditTests: XCTestCase {
     var status = stat()
     XCTAssertEqual(stat(path("own/x.hand"), &status), 0)
     XCTAssertEqual(status.st_uid, 65534)
-    XCTAssertEqual(status.st_gid, 65534, "the file kept a group its owner is not in")
+    XCTAssertEqual(status.st_gid, 0, "the group changed in silence")
+    XCTAssertEqual(status.st_ino, before.st_ino, "not written in place")
     XCTAssertEqual(status.st_mode & 0o7777, 0o640)
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("own")), ["x.hand"])
   }

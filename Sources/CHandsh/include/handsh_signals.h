@@ -49,16 +49,6 @@ _Noreturn void handsh_die_by_signal(int signal);
 /// (`/dev/fd/N`); one handsh opened for itself is not.
 int handsh_inherited_fd(int fd);
 
-/// An unnamed file in `folder` (O_TMPFILE, write only, `mode` less the
-/// umask), to be named with linkat once whole; -1 with errno set where the
-/// file system cannot make one.
-int handsh_open_unnamed(const char *_Nonnull folder, unsigned mode);
-
-/// Gives the unnamed file open on `fd` the name `path` (linkat through
-/// /proc/self/fd, or the descriptor itself where /proc is missing); 0, or
-/// -1 with errno set (EEXIST: the name is taken).
-int handsh_name_unnamed(int fd, const char *_Nonnull path);
-
 /// The arguments as the kernel gave them to main, kept by a constructor:
 /// the Swift runtime finds them through /proc, and without it (no /proc,
 /// or an I/O error there) would give none, so that handsh would read

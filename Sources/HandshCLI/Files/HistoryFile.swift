@@ -1,3 +1,4 @@
+import CHandsh
 import CReadline
 import HandKit
 
@@ -126,14 +127,25 @@ struct HistoryFile {
     case unusable(Problem)
   }
 
-  /// What is at `path`, following symbolic links, without opening it.
+  /// What is at `path`, following symbolic links (by the one way of
+  /// opening, handsh(1), FILES), without opening it.
   static func kind(of path: String) -> Kind {
-    var status = stat()
-    guard stat(path, &status) == 0 else {
-      let code = errno
-      if code == ENOENT { return .missing }
+    let status: stat
+    switch NamedPath.walk(Array(path.utf8)) {
+    case .failure(let failure):
+      if failure.code == ENOENT { return .missing }
       return .unusable(
-        .system(SystemError("cannot read history file", path: shown(path), code: code)))
+        .system(
+          SystemError(
+            failure.refused ? "cannot use history file" : "cannot read history file",
+            path: shown(path), code: failure.code)))
+    case .success(.stream):
+      // A descriptor by name (`/dev/stdin`): not a regular file.
+      return .unusable(.notRegular(path: shown(path)))
+    case .success(.located(let located)): status = located.status
+    case .success(.entry(let entry)):
+      guard let found = entry.status else { return .missing }
+      status = found
     }
     switch status.st_mode & S_IFMT {
     case S_IFREG: return .regular
@@ -153,33 +165,77 @@ struct HistoryFile {
       && null.st_rdev == status.st_rdev
   }
 
-  /// Opens `path` if it is (still) a regular file: O_NONBLOCK, so that a FIFO
-  /// swapped in after `kind` never blocks, then checked with fstat. With
-  /// `create`, a missing file is made, mode 0600 whatever the umask.
+  /// The history file open, and where the walk found it.
+  private struct Opened {
+    let fd: Int32
+    let entry: NamedPath.Entry
+  }
+
+  /// Opens `path` by the one way of opening if it is (still) a regular file:
+  /// O_NONBLOCK, so that a FIFO swapped in after `kind` never blocks, then
+  /// checked with fstat. With `create`, a missing file is made, mode 0600
+  /// whatever the umask.
   private static func openRegular(
     _ path: String, _ flags: Int32, create: Bool = false, operation: String
-  ) -> Result<Int32, Problem> {
-    let flags = flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
-    var fd = open(path, flags)
-    if fd < 0, errno == ENOENT, create {
-      fd = open(path, flags | O_CREAT | O_EXCL, 0o600)
-      if fd >= 0 {
-        // The umask may have taken bits from 0600 (0277 gives 0400).
-        _ = fchmod(fd, 0o600)
-      } else if errno == EEXIST {
-        fd = open(path, flags)
+  ) -> Result<Opened, Problem> {
+    let flags = flags | O_NONBLOCK
+    func failure(_ code: Int32) -> Result<Opened, Problem> {
+      .failure(.system(SystemError(operation, path: shown(path), code: code)))
+    }
+    for _ in 0..<NamedPath.attempts {
+      let entry: NamedPath.Entry
+      switch NamedPath.walk(Array(path.utf8)) {
+      case .failure(let refused):
+        return .failure(
+          .system(
+            SystemError(
+              refused.refused ? "cannot use history file" : operation, path: shown(path),
+              code: refused.code)))
+      case .success(.stream), .success(.located):
+        return .failure(.notRegular(path: shown(path)))
+      case .success(.entry(let found)): entry = found
       }
+      let fd: Int32
+      var status = stat()
+      if entry.status == nil {
+        guard create else { return failure(ENOENT) }
+        let made = entry.withName {
+          handsh_open_in(entry.folder, $0, flags | O_CREAT | O_EXCL | O_NOCTTY, 0o600)
+        }
+        if made < 0, errno == EEXIST { continue }
+        guard made >= 0 else { return failure(errno) }
+        // The umask may have taken bits from 0600 (0277 gives 0400).
+        _ = fchmod(made, 0o600)
+        fd = made
+        _ = fstat(fd, &status)
+      } else {
+        switch entry.open(flags) {
+        case .failure(let refused) where refused.code == EAGAIN: continue
+        case .failure(let refused): return failure(refused.code)
+        case .success(let opened): (fd, status) = opened
+        }
+      }
+      guard status.st_mode & S_IFMT == S_IFREG else {
+        close(fd)
+        return .failure(isNullDevice(status) ? .silent : .notRegular(path: shown(path)))
+      }
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+      return .success(Opened(fd: fd, entry: entry))
     }
-    guard fd >= 0 else {
-      return .failure(.system(SystemError(operation, path: shown(path), code: errno)))
-    }
-    var status = stat()
-    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      close(fd)
-      return .failure(isNullDevice(status) ? .silent : .notRegular(path: shown(path)))
-    }
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-    return .success(fd)
+    return failure(EAGAIN)
+  }
+
+  /// Whether the file open on `fd` is still the one at its name: a cut
+  /// renames a new file over it, and a session that waited for the lock
+  /// on the old one must open the new one.
+  private static func stillNamed(_ opened: Opened) -> Bool {
+    var open = stat()
+    var named = stat()
+    return fstat(opened.fd, &open) == 0
+      && opened.entry.withName {
+        fstatat(opened.entry.folder, $0, &named, AT_SYMLINK_NOFOLLOW)
+      } == 0
+      && open.st_dev == named.st_dev && open.st_ino == named.st_ino
   }
 
   /// Takes the lock `operation` (LOCK_SH or LOCK_EX) on `fd`, waiting at
@@ -201,11 +257,12 @@ struct HistoryFile {
   /// The lines at the end of the history file (at most the last
   /// `maximumLines` and `maximumReadBytes`), read under a shared lock.
   static func readLines(_ path: String) -> Result<[[UInt8]], Problem> {
-    let fd: Int32
+    let opened: Opened
     switch openRegular(path, O_RDONLY, operation: "cannot read history file") {
-    case .success(let opened): fd = opened
+    case .success(let file): opened = file
     case .failure(let problem): return .failure(problem)
     }
+    let fd = opened.fd
     defer { close(fd) }
     // A lock held too long: read anyway; a cut meanwhile costs at most a line.
     let locked = lock(fd, LOCK_SH) == nil
@@ -220,90 +277,119 @@ struct HistoryFile {
       })
   }
 
-  /// Appends `line` to the file at `path` (made, mode 0600, if missing), then
-  /// cuts the file to its last `maximum` lines (and at most
-  /// `maximumReadBytes`) when it holds more: all under an exclusive lock,
-  /// the cut in place (the kept lines copied over the start, then the file
-  /// shortened), so a session waiting for the lock loses nothing and no
-  /// temporary file or rename is needed. Only the file's end is read, so
+  /// Appends `line` to the file at `path` (made, mode 0600, if missing),
+  /// keeping its last `maximum` lines (and at most `maximumReadBytes`):
+  /// all under an exclusive lock, so a session waiting for the lock loses
+  /// nothing. When the file would pass the bound, the kept lines and the
+  /// new one are written whole into a new file that is renamed over the
+  /// old (in place, where the folder refuses), so that a fault at any
+  /// moment, once or lasting, leaves whole lines, never more than
+  /// `maximum`, never a line cut in two. Only the file's end is read, so
   /// the cost does not grow with the file. `.locked` when the lock was not
   /// had within `lockSeconds`: nothing was written.
   static func append(_ line: [UInt8], to path: String, keeping maximum: Int) -> Problem? {
     let operation = "cannot write history file"
-    let fd: Int32
-    switch openRegular(path, O_RDWR, create: true, operation: operation) {
-    case .success(let opened): fd = opened
-    case .failure(let problem): return problem
-    }
-    defer { close(fd) }
     func failure(_ code: Int32) -> Problem {
       .system(SystemError(operation, path: shown(path), code: code))
     }
-    if let code = lock(fd, LOCK_EX) {
-      return code == EWOULDBLOCK ? .locked(path: shown(path)) : failure(code)
+    for _ in 0..<NamedPath.attempts {
+      let opened: Opened
+      switch openRegular(path, O_RDWR, create: true, operation: operation) {
+      case .success(let file): opened = file
+      case .failure(let problem): return problem
+      }
+      defer { close(opened.fd) }
+      if let code = lock(opened.fd, LOCK_EX) {
+        return code == EWOULDBLOCK ? .locked(path: shown(path)) : failure(code)
+      }
+      defer { flock(opened.fd, LOCK_UN) }
+      // Another session's cut replaced the file while this one waited.
+      guard stillNamed(opened) else { continue }
+      // No signal ends handsh between the first change and the last.
+      return Platform.critical { appendLocked(line, opened, keeping: maximum, failure) }
     }
-    defer { flock(fd, LOCK_UN) }
-    // No signal ends handsh between the first byte appended and the cut.
-    return Platform.critical { appendLocked(line, fd: fd, keeping: maximum, failure) }
+    return failure(EAGAIN)
   }
 
-  /// `append`'s work under the lock: an append that cannot be written whole
-  /// (a full disk) is taken back, the file cut to its length before it, so
-  /// the file never holds a partial line.
+  /// `append`'s work under the lock. An append that cannot be written whole
+  /// (a full disk) is taken back, the file cut to its length before it.
   private static func appendLocked(
-    _ line: [UInt8], fd: Int32, keeping maximum: Int, _ failure: (Int32) -> Problem
+    _ line: [UInt8], _ opened: Opened, keeping maximum: Int, _ failure: (Int32) -> Problem
   ) -> Problem? {
+    let fd = opened.fd
     var status = stat()
     guard fstat(fd, &status) == 0 else { return failure(errno) }
-    var size = Int(status.st_size)
+    let size = Int(status.st_size)
     // A last line without its newline (another program's) stays a line.
     var lastByte: UInt8 = 0x0A
     if size > 0, pread(fd, &lastByte, 1, off_t(size - 1)) != 1 { return failure(errno) }
     let added = (lastByte == 0x0A ? [] : [0x0A]) + line + [0x0A]
-    if let code = writeAll(added, fd, at: size) {
-      _ = ftruncate(fd, off_t(size))
+    // Where the lines kept beside the new one start.
+    guard
+      let cut = tailStart(
+        fd, size: size, lines: maximum - 1, bytes: max(0, maximumReadBytes - added.count))
+    else { return failure(errno) }
+    guard cut > 0 else {
+      if let code = added.withUnsafeBytes({ writeAll($0, fd, at: size) }) {
+        // Taken back; tried twice, as a passing fault may hit it too.
+        if ftruncate(fd, off_t(size)) != 0 { _ = ftruncate(fd, off_t(size)) }
+        return failure(code)
+      }
+      return nil
+    }
+    // The file passes its bound: the kept lines and the new one, whole.
+    var content = [UInt8](repeating: 0, count: size - cut)
+    if let code = readAll(&content, fd, at: cut) { return failure(code) }
+    // A last line too long to keep needs no line break to end it.
+    content += content.isEmpty ? line + [0x0A] : added
+    switch replaceFile(opened.entry, with: WriteSource(content), like: status) {
+    case .done: return nil
+    case .failed(let code) where code != EACCES && code != EPERM && code != EBUSY:
       return failure(code)
+    case .failed, .inPlace:
+      // A folder that refuses a new file: the cut in place.
+      return rewriteInPlace(content, fd, oldSize: size).map(failure)
     }
-    size += added.count
-    guard let cut = tailStart(fd, size: size, lines: maximum, bytes: maximumReadBytes) else {
-      return failure(errno)
+  }
+
+  /// The file open on `fd` made to hold `content` in place, its old bytes
+  /// put back when a step fails (the errno of the failure).
+  private static func rewriteInPlace(_ content: [UInt8], _ fd: Int32, oldSize: Int) -> Int32? {
+    var old = [UInt8](repeating: 0, count: min(content.count, oldSize))
+    if let code = readAll(&old, fd, at: 0) { return code }
+    var failure = content.withUnsafeBytes { writeAll($0, fd, at: 0) }
+    if failure == nil, ftruncate(fd, off_t(content.count)) != 0 { failure = errno }
+    if failure != nil {
+      _ = old.withUnsafeBytes { writeAll($0, fd, at: 0) }
+      _ = ftruncate(fd, off_t(oldSize))
     }
-    guard cut > 0 else { return nil }
-    // Copy forwards in chunks: the kept lines never overwrite unread ones.
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    return failure
+  }
+
+  /// `bytes` filled from `fd` at `offset` with `pread`; the errno of a failure.
+  private static func readAll(_ bytes: inout [UInt8], _ fd: Int32, at offset: Int) -> Int32? {
     var done = 0
-    while cut + done < size {
-      let count = chunk.withUnsafeMutableBytes {
-        pread(fd, $0.baseAddress, min($0.count, size - cut - done), off_t(cut + done))
+    while done < bytes.count {
+      let count = bytes.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(offset + done))
       }
       if count < 0 {
         if errno == EINTR { continue }
-        return failure(errno)
+        return errno
       }
-      if count == 0 { break }
-      // The cut only moves lines the file holds: a write that fails once
-      // (a passing I/O error) is tried again before the file is left cut
-      // in the middle of a line.
-      if let code = writeAll(Array(chunk[..<count]), fd, at: done),
-        writeAll(Array(chunk[..<count]), fd, at: done) != nil
-      {
-        return failure(code)
-      }
+      if count == 0 { return EIO }
       done += count
-    }
-    if ftruncate(fd, off_t(done)) != 0 {
-      let code = errno
-      if ftruncate(fd, off_t(done)) != 0 { return failure(code) }
     }
     return nil
   }
 
-  private static func writeAll(_ bytes: [UInt8], _ fd: Int32, at offset: Int) -> Int32? {
+  private static func writeAll(_ bytes: UnsafeRawBufferPointer, _ fd: Int32, at offset: Int)
+    -> Int32?
+  {
     var done = 0
     while done < bytes.count {
-      let count = bytes.withUnsafeBytes {
-        pwrite(fd, $0.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset + done))
-      }
+      guard let base = bytes.baseAddress else { return nil }
+      let count = pwrite(fd, base + done, bytes.count - done, off_t(offset + done))
       if count < 0 {
         if errno == EINTR { continue }
         return errno

@@ -305,19 +305,19 @@ func readFile(
   observe: (_ text: inout [UInt8], _ final: Bool) -> Bool = { _, _ in true }
 ) -> Result<FileText, SystemError> {
   let shown = safeText(path)
-  // A NUL byte, a descriptor of handsh's own, a link in a shared sticky
-  // folder that its rules refuse (handsh(1), FILES): nothing is read.
-  if let refused = refusedSource(path) {
-    return .failure(SystemError("cannot read", path: shown, code: refused))
+  // The one way of opening (handsh(1), FILES): a NUL byte, handsh's own
+  // stdout, stderr or a descriptor it opened itself, a link in a shared
+  // sticky folder that its rule refuses: nothing is read.
+  let flags = O_RDONLY | (others == .wait ? 0 : O_NONBLOCK)
+  let fd: Int32
+  var status: stat
+  switch NamedPath.openForReading(path, flags) {
+  case .failure(let failure):
+    return .failure(
+      SystemError(failure.refused ? "cannot read" : "cannot open", path: shown, code: failure.code))
+  case .success(let opened): (fd, status) = opened
   }
-  let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (others == .wait ? 0 : O_NONBLOCK)
-  let fd = Platform.withCPath(path) { open($0, flags) } ?? -1
-  guard fd >= 0 else { return .failure(SystemError("cannot open", path: shown, code: errno)) }
   defer { close(fd) }
-  var status = stat()
-  guard fstat(fd, &status) == 0 else {
-    return .failure(SystemError("cannot read", path: shown, code: errno))
-  }
   let kind = status.st_mode & S_IFMT
   if kind != S_IFREG, ownDescriptorHolds(status) {
     return .failure(SystemError("cannot read", path: shown, code: EBADF))

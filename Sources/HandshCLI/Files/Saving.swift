@@ -13,9 +13,10 @@ import HandKit
 /// - a symbolic link stays; its target is written, atomically, at the
 ///   target's path;
 /// - a FIFO or a device is written straight into, as the shell's `>` would;
-/// - a regular file keeps its permission bits (and, for root, its owner); one
-///   the user may not write fails with `Permission denied`; one with more
-///   than one hard link is written in place, so the links stay together;
+/// - a regular file keeps its permission bits and its owner (one whose
+///   owner a new file could not keep is written in place); one the user
+///   may not write fails with `Permission denied`; one with more than one
+///   hard link is written in place, so the links stay together;
 /// - a folder (also `.` or `name/`) fails with `Is a directory`;
 /// - a writable file in a folder the user may not write (or a sticky folder
 ///   that refuses the rename) is written in place;
@@ -30,11 +31,16 @@ import HandKit
 ///   another user's in a shared sticky folder is `EACCES`; a NUL byte in
 ///   the path is `EINVAL`.
 ///
+/// The path is found by the one way of opening (`NamedPath`): a link at a
+/// time, under the sticky folders' rule for every link met, and what is
+/// written is what was looked at, never the path opened again.
+///
 /// Every change to a file is a critical section of the one signal policy
 /// (handsh(1), SIGNALS): no signal ends handsh in the middle of it.
 /// Writing in place reserves the room first (`posix_fallocate`), so a full
 /// disk leaves the old content whole, and puts the old content back when
-/// the new cannot be written whole. A reader that goes away is `EPIPE`,
+/// the new cannot be written whole; a file whose old content cannot be
+/// kept (unreadable, or over 64 MiB) is not written in place at all. A reader that goes away is `EPIPE`,
 /// never death by SIGPIPE; a non-blocking descriptor is waited on. The path
 /// is bytes down to the C calls, so any name the file system accepts can be
 /// written, invalid UTF-8 included; messages show it made safe.
@@ -53,8 +59,17 @@ func writeFile(
 func writeFile(
   _ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bool)? = nil
 ) -> SystemError? {
-  Platform.withoutSIGPIPE { write(bytes, to: path, mayReplace: mayReplace) }.map {
-    SystemError("cannot write", path: safeText(path), code: $0)
+  var damaged = false
+  let failure = Platform.withoutSIGPIPE {
+    write(bytes, to: path, mayReplace: mayReplace, damaged: &damaged)
+  }
+  return failure.map { code in
+    let shown = safeText(path)
+    guard damaged else { return SystemError("cannot write", path: shown, code: code) }
+    return SystemError(
+      "cannot write", path: shown, code: code,
+      detail: Platform.describe(code)
+        + " (\(shown) is damaged: its old content could not be put back)")
   }
 }
 
@@ -92,23 +107,6 @@ struct WriteSource {
   }
 }
 
-/// The descriptor that `path` names when it is one of handsh's own streams
-/// by name: `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N`.
-func ownStream(_ path: [UInt8]) -> Int32? {
-  if path.elementsEqual("/dev/stdout".utf8) { return 1 }
-  if path.elementsEqual("/dev/stderr".utf8) { return 2 }
-  for prefix in ["/dev/fd/", "/proc/self/fd/"] {
-    let head = Array(prefix.utf8)
-    guard path.starts(with: head) else { continue }
-    let digits = path[head.count...]
-    guard !digits.isEmpty, digits.count <= 9,
-      digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-    else { return nil }
-    return digits.reduce(0) { $0 * 10 + Int32($1 - UInt8(ascii: "0")) }
-  }
-  return nil
-}
-
 /// The umask, read once: reading it means setting it, which races with the
 /// threads of `--test -j`.
 private let creationMask: mode_t = {
@@ -117,116 +115,94 @@ private let creationMask: mode_t = {
   return mask
 }()
 
-/// How many symbolic links `save` follows before it gives up (as the kernel).
-private let maximumLinks = 40
-
-private let slash = UInt8(ascii: "/")
-
-/// `save`'s work; the errno of a failure.
-private func write(_ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bool)?) -> Int32? {
-  guard !path.isEmpty else { return ENOENT }
-  // A name the C calls would cut short names another file: never written.
-  guard !path.contains(0) else { return EINVAL }
-  var path = path
-  for _ in 0...maximumLinks {
-    if let fd = ownStream(path) { return writeIntoStream(bytes, fd) }
-    var status = stat()
-    guard Platform.status(of: path, &status, follow: false) else {
-      let code = errno
-      guard code == ENOENT else { return code }
-      // A new file; `name/` names a folder that is not there.
-      return path.last == slash ? EISDIR : create(path, with: bytes)
-    }
-    switch status.st_mode & S_IFMT {
-    case S_IFLNK:
-      if let refused = refusedLink(path, status) { return refused }
-      guard let (text, target) = linkTarget(path) else { return errno }
-      // A link whose text names one of handsh's streams is that stream.
-      if let fd = ownStream(text) { return writeIntoStream(bytes, fd) }
-      // A link the kernel resolves itself (`/proc/thread-self/fd/1`): what
-      // it leads to may be a stream of handsh's, or a descriptor of its own.
-      var followed = stat()
-      if Platform.status(of: path, &followed, follow: true) {
-        if let fd = streamHolding(followed) { return writeIntoStream(bytes, fd) }
-        if ownDescriptorHolds(followed) { return EBADF }
+/// `save`'s work; the errno of a failure. `damaged`: a write in place
+/// failed and even its old content could not be put back.
+private func write(
+  _ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bool)?, damaged: inout Bool
+) -> Int32? {
+  // What the walk found may change before it is opened (another process
+  // swapping a name in a loop): it is then walked again, a few times.
+  var failure: Int32? = EAGAIN
+  for _ in 0..<NamedPath.attempts {
+    switch NamedPath.walk(path) {
+    case .failure(let refused): return refused.code
+    case .success(.stream(let fd)): return writeIntoStream(bytes, fd)
+    case .success(.located(let located)):
+      // A process's descriptor by another name (`/proc/thread-self/fd/1`).
+      switch streamHolding(located.status) {
+      case .failure(let failure): return failure.code
+      case .success(let fd?): return writeIntoStream(bytes, fd)
+      case .success(nil): break
       }
-      path = target
-      continue
-    case S_IFDIR:
-      return EISDIR
-    case S_IFREG:
-      if path.last == slash { return ENOTDIR }
-      // The very file stdout or stderr has open: written into that stream,
-      // never replaced, so nothing written there before or after is lost.
-      if let fd = streamHolding(status) { return writeIntoStream(bytes, fd) }
-      // What the kernel would say to an open for writing, without opening.
-      let writable = Platform.withCPath(path) { faccessat(AT_FDCWD, $0, W_OK, AT_EACCESS) == 0 }
-      guard writable == true else { return errno }
-      if status.st_nlink > 1 { return writeInPlace(bytes, to: path, mayReplace: mayReplace) }
-      let failure = replace(path, with: bytes, like: status, mayReplace: mayReplace)
+      if ownDescriptorHolds(located.status) { return EBADF }
+      return writeInPlace(
+        bytes, regular: located.status.st_mode & S_IFMT == S_IFREG, open: located.open,
+        mayReplace: mayReplace, damaged: &damaged)
+    case .success(.entry(let entry)):
+      failure = write(bytes, to: entry, mayReplace: mayReplace, damaged: &damaged)
+      if failure != EAGAIN { return failure }
+    }
+  }
+  return failure
+}
+
+/// Writes what the walk found at its end, as its kind says (handsh(1),
+/// FILES); `EAGAIN` when it was swapped before it was opened.
+private func write(
+  _ bytes: WriteSource, to entry: NamedPath.Entry, mayReplace: (() -> Bool)?,
+  damaged: inout Bool
+) -> Int32? {
+  guard let status = entry.status else { return create(entry, with: bytes) }
+  let kind = status.st_mode & S_IFMT
+  if kind == S_IFDIR { return EISDIR }
+  // The very file stdout or stderr has open: written into that stream,
+  // never replaced, so nothing written there before or after is lost.
+  switch streamHolding(status) {
+  case .failure(let failure): return failure.code
+  case .success(let fd?): return writeIntoStream(bytes, fd)
+  case .success(nil): break
+  }
+  guard kind == S_IFREG else {
+    // A FIFO, a device, a socket: never replaced.
+    if ownDescriptorHolds(status) { return EBADF }
+    return writeInPlace(
+      bytes, regular: false, open: entry.open, mayReplace: mayReplace, damaged: &damaged)
+  }
+  // What the kernel would say to an open for writing, without opening.
+  guard entry.withName({ faccessat(entry.folder, $0, W_OK, AT_EACCESS) }) == 0 else {
+    return errno
+  }
+  if status.st_nlink == 1 {
+    switch replaceFile(entry, with: bytes, like: status, mayReplace: mayReplace) {
+    case .done: return nil
+    case .failed(let code):
+      // A file that cannot be renamed over (bind-mounted into a
+      // container): as `>`.
+      guard code == EBUSY else { return code }
+    case .inPlace:
       // A folder the user may not write, or a sticky one whose rename is
-      // refused, holding a file they may, or a file that cannot be renamed
-      // over (bind-mounted into a container): as `>`.
-      return failure == EACCES || failure == EPERM || failure == EBUSY
-        ? writeInPlace(bytes, to: path, mayReplace: mayReplace) : failure
-    default:
-      // A FIFO, a device, a socket: never replaced.
-      if let fd = streamHolding(status) { return writeIntoStream(bytes, fd) }
-      if ownDescriptorHolds(status) { return EBADF }
-      return writeInPlace(bytes, to: path, mayReplace: mayReplace)
+      // refused, or an owner that a new file could not keep: as `>`.
+      break
     }
   }
-  return ELOOP
-}
-
-/// `EACCES` when the symbolic link at `path` (whose `lstat` is `link`) may
-/// not be followed: it lies in a sticky folder that others may write (a
-/// shared temporary folder), and neither the user nor the folder's owner
-/// owns it, as Linux's `fs.protected_symlinks` rules, whether or not the
-/// kernel enforces them, since handsh follows links itself.
-func refusedLink(_ path: [UInt8], _ link: stat) -> Int32? {
-  let folder = path.lastIndex(of: slash).map { Array(path[...$0]) } ?? Array(".".utf8)
-  var status = stat()
-  guard Platform.status(of: folder, &status, follow: true) else { return nil }
-  let shared = status.st_mode & S_ISVTX != 0 && status.st_mode & S_IWOTH != 0
-  guard shared, link.st_uid != status.st_uid, link.st_uid != geteuid() else { return nil }
-  return EACCES
-}
-
-/// Why `path` may not be read by `source` before it is opened (the errno):
-/// a NUL byte in it (`EINVAL`), a descriptor of handsh's own by name
-/// (`EBADF`), or a link in a shared sticky folder that its rules refuse
-/// (`EACCES`), followed as the kernel would.
-func refusedSource(_ path: [UInt8]) -> Int32? {
-  guard !path.contains(0) else { return EINVAL }
-  var path = path
-  for _ in 0...maximumLinks {
-    if let fd = ownStream(path) { return handsh_inherited_fd(fd) != 0 ? nil : EBADF }
-    var status = stat()
-    guard Platform.status(of: path, &status, follow: false) else { return nil }
-    guard status.st_mode & S_IFMT == S_IFLNK else { return nil }
-    if let refused = refusedLink(path, status) { return refused }
-    guard let (text, target) = linkTarget(path) else { return nil }
-    if let fd = ownStream(text) { return handsh_inherited_fd(fd) != 0 ? nil : EBADF }
-    var followed = stat()
-    if Platform.status(of: path, &followed, follow: true), ownDescriptorHolds(followed) {
-      return EBADF
-    }
-    path = target
-  }
-  return nil
+  return writeInPlace(
+    bytes, regular: true, open: entry.open, mayReplace: mayReplace, damaged: &damaged)
 }
 
 /// stdout (1) or stderr (2) when that descriptor holds the file `status`
-/// describes (the same device and inode).
-private func streamHolding(_ status: stat) -> Int32? {
+/// describes (the same device and inode); the errno of an `fstat` that
+/// failed for another reason than a closed descriptor, since a guess
+/// here could replace the file a stream writes into.
+private func streamHolding(_ status: stat) -> Result<Int32?, NamedPath.Failure> {
   for fd: Int32 in [1, 2] {
     var stream = stat()
-    if fstat(fd, &stream) == 0, stream.st_dev == status.st_dev, stream.st_ino == status.st_ino {
-      return fd
+    guard fstat(fd, &stream) == 0 else {
+      if errno == EBADF { continue }
+      return .failure(NamedPath.Failure(code: errno))
     }
+    if stream.st_dev == status.st_dev, stream.st_ino == status.st_ino { return .success(fd) }
   }
-  return nil
+  return .success(nil)
 }
 
 /// Whether the file `status` describes is one that handsh opened for
@@ -242,18 +218,6 @@ func ownDescriptorHolds(_ status: stat) -> Bool {
   return false
 }
 
-/// The text of the symbolic link at `path`, and where it points, relative
-/// to the link's folder; nil with errno set when it cannot be read.
-private func linkTarget(_ path: [UInt8]) -> (text: [UInt8], target: [UInt8])? {
-  let capacity = Int(PATH_MAX)
-  var buffer = [CChar](repeating: 0, count: capacity + 1)
-  let count = Platform.withCPath(path) { readlink($0, &buffer, capacity) } ?? -1
-  guard count >= 0 else { return nil }
-  let text = buffer[..<count].map { UInt8(bitPattern: $0) }
-  guard text.first != slash, let last = path.lastIndex(of: slash) else { return (text, text) }
-  return (text, Array(path[...last]) + text)
-}
-
 /// Writes into handsh's own open descriptor `fd`, at its current place, as
 /// gawk writes `/dev/stdout`: never reopened, truncated or replaced. The
 /// errno of a failure; `EBADF` when `fd` is not open (or not for writing).
@@ -263,9 +227,8 @@ private func writeIntoStream(_ bytes: WriteSource, _ fd: Int32) -> Int32? {
   guard handsh_inherited_fd(fd) != 0 else { return EBADF }
   guard fcntl(fd, F_GETFL) >= 0 else { return errno }
   var status = stat()
-  guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-    return bytes.write(into: fd)
-  }
+  guard fstat(fd, &status) == 0 else { return errno }
+  guard status.st_mode & S_IFMT == S_IFREG else { return bytes.write(into: fd) }
   // A file that `>` opened: the script lands whole or not at all.
   return Platform.critical {
     let size = status.st_size
@@ -282,55 +245,58 @@ private func writeIntoStream(_ bytes: WriteSource, _ fd: Int32) -> Int32? {
 }
 
 /// The most of a file's old content that a write in place keeps aside, to
-/// put it back when the new content cannot be written whole.
+/// put it back when the new content cannot be written whole: a larger
+/// regular file is not written in place at all (`EFBIG`).
 private let keptAsideLimit = 64 << 20
 
 /// Writes into the file that is there, as `>` does: for FIFOs, devices and
-/// regular files that cannot be replaced. A regular file gets the room for
-/// `bytes` reserved before its old content is touched, so a full disk
-/// leaves it as it was; from that first change to the last, no signal ends
-/// handsh, and a write that fails midway puts the old content back: the
-/// file holds the old content or the new one, whole. The errno of a failure.
+/// regular files that cannot be replaced, opened by `open` (the file the
+/// walk found, never the path again). A regular file is written only when
+/// its old content can be kept aside first (one the user may not read is
+/// `EACCES`, one over `keptAsideLimit` is `EFBIG`, and it stays as it was,
+/// as vim will not write a file it cannot back up); the room for the new
+/// content is reserved before the old is touched, so a full disk leaves it
+/// as it was; from that first change to the last, no signal ends handsh,
+/// and a write that fails midway puts the old content back. The errno of
+/// a failure; `damaged` when even the old content could not be put back.
 private func writeInPlace(
-  _ bytes: WriteSource, to path: [UInt8], mayReplace: (() -> Bool)? = nil
+  _ bytes: WriteSource, regular: Bool,
+  open: (Int32) -> NamedPath.Opened,
+  mayReplace: (() -> Bool)?, damaged: inout Bool
 ) -> Int32? {
   if let mayReplace, !mayReplace() { return ECANCELED }
-  var fd: Int32 = -1
   // A FIFO with no reader blocks the open: Control-C abandons it (EINTR).
-  repeat {
-    fd = Platform.withCPath(path) { open($0, O_WRONLY | O_NOCTTY | O_CLOEXEC) } ?? -1
-  } while fd < 0 && errno == EINTR && handsh_prompt_interrupted() == 0
-  guard fd >= 0 else { return errno }
-  var status = stat()
-  guard fstat(fd, &status) == 0 else {
-    let code = errno
-    close(fd)
-    return code
+  let opened: (fd: Int32, status: stat)
+  switch open(regular ? O_RDWR : O_WRONLY) {
+  case .failure(let failure): return failure.code
+  case .success(let file): opened = file
   }
+  let fd = opened.fd
   var failure: Int32?
-  if status.st_mode & S_IFMT != S_IFREG {
+  if opened.status.st_mode & S_IFMT != S_IFREG {
     // A FIFO or a device: written straight into, as `>` would, unless it
     // is one of handsh's own descriptors under another name.
-    failure =
-      ownDescriptorHolds(status) ? EBADF : bytes.write(into: fd)
+    failure = ownDescriptorHolds(opened.status) ? EBADF : bytes.write(into: fd)
+  } else if Int(opened.status.st_size) > keptAsideLimit {
+    failure = EFBIG
   } else {
-    failure = Platform.critical { rewrite(fd, with: bytes, status: status, path: path) }
+    switch readAside(fd, size: Int(opened.status.st_size)) {
+    case .failure(let unread): failure = unread.code
+    case .success(let old):
+      failure = Platform.critical { rewrite(fd, with: bytes, old: old, damaged: &damaged) }
+    }
   }
   if close(fd) != 0, failure == nil { failure = errno }
   return failure
 }
 
-/// Writes `bytes` over the regular file open on `fd` (whose `fstat` is
-/// `status`), inside a critical section: its old content kept aside first
-/// (when it can be read and is at most `keptAsideLimit`), put back if the
-/// new cannot be written whole. The errno of a failure.
-private func rewrite(_ fd: Int32, with bytes: WriteSource, status: stat, path: [UInt8]) -> Int32? {
-  let oldSize = Int(status.st_size)
-  var old: [UInt8]?
-  if oldSize <= keptAsideLimit {
-    old = readAside(path, like: status)
-    if old == nil, errno != EACCES { return errno }
-  }
+/// Writes `bytes` over the regular file open on `fd` (read and write),
+/// whose old content is `old`, inside a critical section; puts the old
+/// content back if the new cannot be written whole (`damaged` when that
+/// fails too). The errno of a failure.
+private func rewrite(_ fd: Int32, with bytes: WriteSource, old: [UInt8], damaged: inout Bool)
+  -> Int32?
+{
   // The first change: the room reserved (the size may grow; a failure
   // cuts it back). A file system that cannot reserve is written as before.
   var failure: Int32?
@@ -340,137 +306,159 @@ private func rewrite(_ fd: Int32, with bytes: WriteSource, status: stat, path: [
     let reserved = posix_fallocate(fd, 0, off_t(count))
     if reserved != 0, reserved != EOPNOTSUPP, reserved != EINVAL { failure = reserved }
   }
+  if failure == nil, lseek(fd, 0, SEEK_SET) != 0 { failure = errno }
   if failure == nil { failure = bytes.write(into: fd) }
   if failure == nil, ftruncate(fd, off_t(count)) != 0 { failure = errno }
   if failure == nil, fsync(fd) != 0 { failure = errno }
   if failure != nil {
     // Taken back: the old content, and the old size.
-    if let old, lseek(fd, 0, SEEK_SET) == 0 {
-      _ = old.withUnsafeBytes { Platform.write(fd, $0) }
-    }
-    _ = ftruncate(fd, off_t(oldSize))
-    _ = fsync(fd)
+    let restored =
+      old.withUnsafeBytes { writeAll($0, fd, at: 0) } == nil
+      && ftruncate(fd, off_t(old.count)) == 0 && fsync(fd) == 0
+    if !restored { damaged = true }
   }
   return failure
 }
 
-/// The content of the regular file at `path` (the one `status` describes),
-/// read through a descriptor of its own; nil with errno set when it cannot
-/// be read (`EACCES`: a file the user may write but not read).
-private func readAside(_ path: [UInt8], like status: stat) -> [UInt8]? {
-  let fd =
-    Platform.withCPath(path) { open($0, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK) } ?? -1
-  guard fd >= 0 else { return nil }
-  defer { close(fd) }
-  var same = stat()
-  guard fstat(fd, &same) == 0, same.st_dev == status.st_dev, same.st_ino == status.st_ino else {
-    errno = EAGAIN
-    return nil
+/// `bytes` written whole at `offset` with `pwrite`; the errno of a failure.
+private func writeAll(_ bytes: UnsafeRawBufferPointer, _ fd: Int32, at offset: Int) -> Int32? {
+  var done = 0
+  while done < bytes.count {
+    guard let base = bytes.baseAddress else { return nil }
+    let count = pwrite(fd, base + done, bytes.count - done, off_t(offset + done))
+    if count < 0 {
+      if errno == EINTR { continue }
+      return errno
+    }
+    done += count
   }
-  var content = [UInt8](repeating: 0, count: Int(same.st_size))
+  return nil
+}
+
+/// The content of the regular file open on `fd` (`size` bytes when it was
+/// opened), read with `pread`; the errno when it cannot be read.
+private func readAside(_ fd: Int32, size: Int) -> Result<[UInt8], NamedPath.Failure> {
+  var content = [UInt8](repeating: 0, count: size)
   var done = 0
   while done < content.count {
     let count = content.withUnsafeMutableBytes {
       pread(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(done))
     }
     if count < 0, errno == EINTR { continue }
-    if count < 0 { return nil }
+    if count < 0 { return .failure(NamedPath.Failure(code: errno)) }
     if count == 0 { break }
     done += count
   }
-  return Array(content[..<done])
+  return .success(done == content.count ? content : Array(content[..<done]))
 }
 
-/// A new file at `path`: written into an unnamed file in its folder
-/// (`O_TMPFILE`) that is given the name only once it is whole, so that even
-/// SIGKILL or a crash leaves no temporary file behind. Where the file system
-/// cannot, as `replace` does. The errno of a failure.
-private func create(_ path: [UInt8], with bytes: WriteSource) -> Int32? {
+/// A new file: written into an unnamed file in its folder (`O_TMPFILE`)
+/// that is given the name only once it is whole, so that even SIGKILL or a
+/// crash leaves no temporary file behind. Where the file system cannot, as
+/// `replace` does. The errno of a failure; `EAGAIN` when the name was
+/// taken meanwhile (the path is then walked again).
+private func create(_ entry: NamedPath.Entry, with bytes: WriteSource) -> Int32? {
   Platform.critical {
-    let (folder, _) = split(path)
-    let fd =
-      Platform.withCPath(folder.isEmpty ? Array(".".utf8) : folder) {
-        handsh_open_unnamed($0, 0o666)
-      } ?? -1
-    guard fd >= 0 else { return replace(path, with: bytes) }
+    let fd = handsh_open_unnamed(entry.folder, 0o666)
+    guard fd >= 0 else { return replaceNew(entry, with: bytes) }
     var failure = bytes.write(into: fd)
     if failure == nil, fsync(fd) != 0 { failure = errno }
-    if failure == nil, let code = giveName(fd, path) {
-      // The name was taken meanwhile, or the file cannot be named here.
-      close(fd)
-      return code == ENOSPC || code == EIO || code == EDQUOT
-        ? code : replace(path, with: bytes, unnamedFirst: code == EEXIST)
+    if failure == nil {
+      let named = entry.withName { handsh_name_unnamed(fd, entry.folder, $0) }
+      if named != 0 {
+        let code = errno
+        close(fd)
+        if code == EEXIST { return EAGAIN }
+        if code == ENOSPC || code == EIO || code == EDQUOT { return code }
+        // The unnamed file cannot be named here (no /proc, and not the
+        // privilege to name it by descriptor): a named temporary file.
+        return replaceNew(entry, with: bytes)
+      }
     }
     if close(fd) != 0, failure == nil { failure = errno }
     return failure
   }
 }
 
-/// Gives the unnamed file open on `fd` the name `path`; the errno of a
-/// failure (`EEXIST`: the name is taken).
-private func giveName(_ fd: Int32, _ path: [UInt8]) -> Int32? {
-  let linked = Platform.withCPath(path) { handsh_name_unnamed(fd, $0) } ?? -1
-  return linked == 0 ? nil : errno
+/// `create` through a named temporary file, for a file system without
+/// `O_TMPFILE`.
+private func replaceNew(_ entry: NamedPath.Entry, with bytes: WriteSource) -> Int32? {
+  switch replaceFile(entry, with: bytes, unnamedFirst: false) {
+  case .done: return nil
+  case .failed(let code), .inPlace(let code): return code
+  }
 }
 
-/// The folder part of `path` (with its `/`, empty for none) and the name.
-private func split(_ path: [UInt8]) -> (folder: [UInt8], name: [UInt8]) {
-  let last = path.lastIndex(of: slash)
-  return (last.map { Array(path[...$0]) } ?? [], last.map { Array(path[($0 + 1)...]) } ?? path)
+/// How `replace` ended.
+enum Replaced {
+  case done
+  case failed(Int32)
+  /// No temporary file could be made in the folder, or the file's owner
+  /// could not be kept: written in place instead, if at all (the errno).
+  case inPlace(Int32)
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
-/// flushed to disk, then renamed over `path`, so a failure leaves any older
-/// file intact. The new file gets the mode (and, where allowed, the owner) of
-/// `original`, or the umask's default for a new file. Where the file system
-/// allows it, the content goes to an unnamed file (`O_TMPFILE`) that gets
-/// its temporary name only just before the rename. A critical section: no
-/// signal ends handsh until the temporary file is renamed or gone. The
-/// errno of a failure.
-private func replace(
-  _ path: [UInt8], with bytes: WriteSource, like original: stat? = nil,
+/// Writes `bytes` to the name `entry` found, atomically: a temporary file
+/// in the same folder, flushed to disk, then renamed over the name, so a
+/// failure leaves any older file intact. The new file gets the mode and
+/// the owner of `original` (a file whose owner cannot be kept is written
+/// in place instead, so its owner never changes in silence), or the
+/// umask's default for a new file. Where the file system allows it, the
+/// content goes to an unnamed file (`O_TMPFILE`) that gets its temporary
+/// name only just before the rename. Every name is relative to the folder
+/// the walk found, so a path as long as the system takes is replaced like
+/// any other. A critical section: no signal ends handsh until the
+/// temporary file is renamed or gone.
+func replaceFile(
+  _ entry: NamedPath.Entry, with bytes: WriteSource, like original: stat? = nil,
   mayReplace: (() -> Bool)? = nil, unnamedFirst: Bool = true
-) -> Int32? {
-  guard !path.isEmpty else { return ENOENT }
-  return Platform.critical {
-    let (folder, name) = split(path)
-    let unnamed =
-      !unnamedFirst
-      ? -1
-      : Platform.withCPath(folder.isEmpty ? Array(".".utf8) : folder) {
-        handsh_open_unnamed($0, 0o600)
-      } ?? -1
+) -> Replaced {
+  Platform.critical {
+    let folder = entry.folder
+    let unnamed = unnamedFirst ? handsh_open_unnamed(folder, 0o600) : -1
     var fd = unnamed
     var temporary: [UInt8] = []
     if fd < 0 {
-      var template =
-        (folder + temporaryName(for: name, in: folder)).map { CChar(bitPattern: $0) } + [0]
-      fd = template.withUnsafeMutableBufferPointer { buffer in
-        buffer.baseAddress.map { mkstemp($0) } ?? -1
+      for _ in 0..<100 {
+        let candidate = temporaryName(for: entry.name, in: folder)
+        fd =
+          Platform.withCPath(candidate) {
+            handsh_open_in(folder, $0, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+          } ?? -1
+        if fd >= 0 { temporary = candidate }
+        if fd >= 0 || errno != EEXIST { break }
       }
-      guard fd >= 0 else { return errno }
-      temporary = template.dropLast().map { UInt8(bitPattern: $0) }
+      // The folder's answer, not the file's: written in place, whose
+      // answer is the file's own.
+      guard fd >= 0 else { return .inPlace(errno) }
     }
     var failure: Int32?
     if let original {
-      // Root may keep the owner too; others cannot, and the file is then theirs.
-      _ = fchown(fd, original.st_uid, original.st_gid)
-      if fchmod(fd, original.st_mode & 0o7777) != 0 { failure = errno }
+      var made = stat()
+      if fstat(fd, &made) != 0 {
+        failure = errno
+      } else if made.st_uid != original.st_uid || made.st_gid != original.st_gid,
+        fchown(fd, original.st_uid, original.st_gid) != 0
+      {
+        let code = errno
+        close(fd)
+        if !temporary.isEmpty { _ = Platform.withCPath(temporary) { unlinkat(folder, $0, 0) } }
+        return .inPlace(code)
+      }
+      if failure == nil, fchmod(fd, original.st_mode & 0o7777) != 0 { failure = errno }
     } else {
       if fchmod(fd, 0o666 & ~creationMask) != 0 { failure = errno }
     }
-    if failure == nil {
-      failure = bytes.write(into: fd)
-    }
+    if failure == nil { failure = bytes.write(into: fd) }
     if failure == nil, fsync(fd) != 0 { failure = errno }
     if failure == nil, let mayReplace, !mayReplace() { failure = ECANCELED }
     if failure == nil, unnamed >= 0 {
       // The temporary name, only now that the content is whole.
       for _ in 0..<100 {
-        let candidate = folder + temporaryName(for: name, in: folder, random: true)
-        let code = giveName(fd, candidate)
-        if code == EEXIST { continue }
-        if let code { failure = code } else { temporary = candidate }
+        let candidate = temporaryName(for: entry.name, in: folder)
+        let named = Platform.withCPath(candidate) { handsh_name_unnamed(fd, folder, $0) } ?? -1
+        if named != 0, errno == EEXIST { continue }
+        if named != 0 { failure = errno } else { temporary = candidate }
         break
       }
       if failure == nil, temporary.isEmpty { failure = EEXIST }
@@ -478,39 +466,35 @@ private func replace(
         // The unnamed file cannot be named here (no /proc, and not the
         // privilege to name it by descriptor): a named temporary file.
         close(fd)
-        return replace(
-          path, with: bytes, like: original, mayReplace: mayReplace, unnamedFirst: false)
+        return replaceFile(
+          entry, with: bytes, like: original, mayReplace: mayReplace, unnamedFirst: false)
       }
     }
     if close(fd) != 0, failure == nil { failure = errno }
     if failure == nil {
       let renamed =
-        Platform.withCPath(temporary) { from in Platform.withCPath(path) { rename(from, $0) } ?? -1
-        }
-        ?? -1
+        Platform.withCPath(temporary) { from in
+          entry.withName { renameat(folder, from, folder, $0) }
+        } ?? -1
       if renamed != 0 { failure = errno }
     }
-    if failure != nil, !temporary.isEmpty { _ = Platform.withCPath(temporary) { unlink($0) } }
-    return failure
+    if failure != nil, !temporary.isEmpty {
+      _ = Platform.withCPath(temporary) { unlinkat(folder, $0, 0) }
+    }
+    return failure.map { .failed($0) } ?? .done
   }
 }
 
-/// `.NAME.tmp-XXXXXX` for mkstemp (with `random`, filled in), with NAME cut short when the whole would
-/// pass the folder's name-length limit: any name the file system accepts
-/// can be saved.
-private func temporaryName(for name: [UInt8], in folder: [UInt8], random: Bool = false) -> [UInt8] {
+/// `.NAME.tmp-XXXXXX` with the X filled in at random, with NAME cut short
+/// when the whole would pass the folder's name-length limit: any name the
+/// file system accepts can be saved.
+private func temporaryName(for name: [UInt8], in folder: Int32) -> [UInt8] {
   var suffix = Array(".tmp-XXXXXX".utf8)
-  if random {
-    // As mkstemp would fill it in.
-    let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
-    for index in suffix.count - 6..<suffix.count {
-      suffix[index] = letters[Int.random(in: 0..<letters.count)]
-    }
+  let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+  for index in suffix.count - 6..<suffix.count {
+    suffix[index] = letters[Int.random(in: 0..<letters.count)]
   }
-  let limit =
-    Platform.withCPath(folder.isEmpty ? [UInt8(ascii: ".")] : folder) {
-      pathconf($0, Int32(_PC_NAME_MAX))
-    } ?? -1
+  let limit = fpathconf(folder, Int32(_PC_NAME_MAX))
   let room = max(1, (limit > 0 ? limit : 255) - 1 - suffix.count)
   var kept = Array(name.prefix(room))
   // Cut between characters, so the name stays valid UTF-8 where it was.
@@ -528,26 +512,21 @@ func checkWritable(_ path: [UInt8]) -> SystemError? {
   func failure(_ code: Int32) -> SystemError {
     SystemError("cannot write", path: safeText(path), code: code)
   }
-  guard !path.isEmpty else { return failure(ENOENT) }
-  // A link of another user's in a shared sticky folder is never followed.
-  var link = stat()
-  if Platform.status(of: path, &link, follow: false), link.st_mode & S_IFMT == S_IFLNK,
-    let refused = refusedLink(path, link)
-  {
-    return failure(refused)
-  }
-  // One of handsh's own streams by name: whether that descriptor is open.
-  let stream = ownStream(path) ?? linkTarget(path).flatMap { ownStream($0.text) }
-  if let fd = stream { return fcntl(fd, F_GETFL) >= 0 ? nil : failure(errno) }
-  var status = stat()
-  if Platform.status(of: path, &status, follow: true) {
+  switch NamedPath.walk(path) {
+  case .failure(let refused): return failure(refused.code)
+  case .success(.stream(let fd)):
+    // One of handsh's own streams by name: whether that descriptor is open.
+    guard handsh_inherited_fd(fd) != 0 else { return failure(EBADF) }
+    return fcntl(fd, F_GETFL) >= 0 ? nil : failure(errno)
+  case .success(.located(let located)):
+    return located.status.st_mode & S_IFMT == S_IFDIR ? failure(EISDIR) : nil
+  case .success(.entry(let entry)):
+    guard let status = entry.status else {
+      let usable = faccessat(entry.folder, ".", W_OK | X_OK, AT_EACCESS)
+      return usable == 0 ? nil : failure(errno)
+    }
     if status.st_mode & S_IFMT == S_IFDIR { return failure(EISDIR) }
-    let writable = Platform.withCPath(path) { faccessat(AT_FDCWD, $0, W_OK, AT_EACCESS) }
+    let writable = entry.withName { faccessat(entry.folder, $0, W_OK, AT_EACCESS) }
     return writable == 0 ? nil : failure(errno)
   }
-  guard errno == ENOENT else { return failure(errno) }
-  if path.last == UInt8(ascii: "/") { return failure(EISDIR) }
-  let folder = path.lastIndex(of: UInt8(ascii: "/")).map { Array(path[...$0]) } ?? Array(".".utf8)
-  let usable = Platform.withCPath(folder) { faccessat(AT_FDCWD, $0, W_OK | X_OK, AT_EACCESS) }
-  return usable == 0 ? nil : failure(errno)
 }

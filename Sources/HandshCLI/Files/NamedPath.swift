@@ -1,0 +1,327 @@
+import CHandsh
+
+/// The one way of opening a path a user named (handsh(1), FILES): `save`,
+/// `source`, `--update`, `--junit`, `--record`, the SCRIPT and the history
+/// file all find their file here. The path is walked a component at a time
+/// from a folder's descriptor, as systemd's `chase()` does: each component
+/// is looked at without following it (`O_PATH | O_NOFOLLOW`, `fstatat`
+/// with `AT_SYMLINK_NOFOLLOW`), a symbolic link is read and its text walked
+/// in turn, and the rule of shared sticky folders is applied to every link
+/// met, not only the last. What is opened afterwards is opened in the
+/// folder found, never by the whole path again, and compared with what was
+/// looked at: a link swapped in after the check is never followed.
+enum NamedPath {
+  /// Where a walk ended.
+  enum End {
+    /// One of handsh's own streams by name: `/dev/stdout`, `/dev/stderr`,
+    /// `/dev/fd/N`, `/proc/self/fd/N`, or a link whose text is one of these.
+    case stream(Int32)
+    /// What a link of /proc leads to (a process's descriptor, which only the
+    /// kernel can follow), located: its descriptor and `fstat`.
+    case located(Located)
+    /// A name in a folder: what is there (`lstat`, never a link), or nil
+    /// when nothing is.
+    case entry(Entry)
+  }
+
+  /// A name in a folder, found by a walk. Owns the folder's descriptor.
+  final class Entry {
+    /// The folder's descriptor (`O_PATH`).
+    let folder: Int32
+    /// The last component (`.` for a folder itself).
+    let name: [UInt8]
+    /// What was there when it was looked at, never a link; nil: nothing.
+    let status: stat?
+
+    init(folder: Int32, name: [UInt8], status: stat?) {
+      self.folder = folder
+      self.name = name
+      self.status = status
+    }
+
+    deinit { close(folder) }
+
+    /// `body` given the name as a C string.
+    func withName<T>(_ body: (UnsafePointer<CChar>) -> T) -> T {
+      Platform.withCPath(name, body) ?? body("")
+    }
+
+    /// Opens the name with `flags`, never following a link there, and makes
+    /// sure it is the file that was looked at (`EAGAIN`: it was swapped
+    /// meanwhile). A FIFO's open that blocks is abandoned by Control-C
+    /// (`EINTR`). The descriptor, or the errno.
+    func open(_ flags: Int32) -> Opened {
+      var fd: Int32 = -1
+      repeat {
+        fd = withName { handsh_open_in(folder, $0, flags | O_NOCTTY, 0) }
+      } while fd < 0 && errno == EINTR && handsh_prompt_interrupted() == 0
+      guard fd >= 0 else { return .failure(Failure(code: errno == ELOOP ? EAGAIN : errno)) }
+      var opened = stat()
+      guard fstat(fd, &opened) == 0 else {
+        let code = errno
+        close(fd)
+        return .failure(Failure(code: code))
+      }
+      if let status, opened.st_dev != status.st_dev || opened.st_ino != status.st_ino {
+        close(fd)
+        return .failure(Failure(code: EAGAIN))
+      }
+      return .success((fd, opened))
+    }
+  }
+
+  /// A file located through a link of /proc. Owns its descriptor.
+  final class Located {
+    let fd: Int32
+    let status: stat
+    init(fd: Int32, status: stat) {
+      self.fd = fd
+      self.status = status
+    }
+    deinit { close(fd) }
+
+    /// The located file opened with `flags`: that very file, reopened.
+    func open(_ flags: Int32) -> Opened {
+      let opened = handsh_reopen(fd, flags | O_NOCTTY)
+      guard opened >= 0 else { return .failure(Failure(code: errno)) }
+      var status = stat()
+      guard fstat(opened, &status) == 0 else {
+        let code = errno
+        close(opened)
+        return .failure(Failure(code: code))
+      }
+      return .success((opened, status))
+    }
+  }
+
+  /// Why a walk failed: the errno, and whether it is a refusal of handsh's
+  /// own rules (a NUL byte, a link a sticky folder's rule refuses, a
+  /// descriptor of handsh's own) rather than the system's answer.
+  struct Failure: Error, Equatable {
+    var code: Int32
+    var refused = false
+  }
+
+  /// A file opened: its descriptor (the caller's to close) and `fstat`.
+  typealias Opened = Result<(fd: Int32, status: stat), Failure>
+
+  /// How many symbolic links a walk follows before it gives up, as the kernel.
+  static let maximumLinks = 40
+  /// How often a walk is tried again when what it found changed before it
+  /// was opened (another process swapping names in a loop).
+  static let attempts = 3
+
+  /// Walks `path` to its end: its last component's folder and what is
+  /// there, following links as the kernel would (a trailing `/` asks for a
+  /// folder), but a link at a time, under the sticky folders' rule.
+  static func walk(_ path: [UInt8]) -> Result<End, Failure> {
+    guard !path.isEmpty else { return .failure(Failure(code: ENOENT)) }
+    // A name the C calls would cut short names another file.
+    guard !path.contains(0) else { return .failure(Failure(code: EINVAL, refused: true)) }
+    if let fd = ownStream(path) { return .success(.stream(fd)) }
+    let slash = UInt8(ascii: "/")
+    var folder = handsh_locate_start(path.first == slash ? 1 : 0)
+    guard folder >= 0 else { return .failure(Failure(code: errno)) }
+    var pending = components(path)
+    let wantsFolder = path.last == slash
+    var links = 0
+    func fail(_ code: Int32, refused: Bool = false) -> Result<End, Failure> {
+      close(folder)
+      return .failure(Failure(code: code, refused: refused))
+    }
+    while let name = pending.popLast() {
+      let last = pending.isEmpty
+      var status = stat()
+      let found =
+        Platform.withCPath(name) { fstatat(folder, $0, &status, AT_SYMLINK_NOFOLLOW) } ?? -1
+      if found != 0 {
+        let code = errno
+        if code == ENOENT, last {
+          // Nothing there: a new file, unless a folder was asked for.
+          if wantsFolder { return fail(EISDIR) }
+          return .success(.entry(Entry(folder: folder, name: name, status: nil)))
+        }
+        return fail(code)
+      }
+      switch status.st_mode & S_IFMT {
+      case S_IFLNK:
+        links += 1
+        if links > maximumLinks { return fail(ELOOP) }
+        if refusedLink(status, in: folder) { return fail(EACCES, refused: true) }
+        if handsh_on_proc(folder) != 0 {
+          // A process's descriptor (`/proc/thread-self/fd/1`): only the
+          // kernel can follow it, and no other user can plant one.
+          let located =
+            Platform.withCPath(name) { handsh_locate(folder, $0, 1, 0) } ?? -1
+          guard located >= 0 else { return fail(errno) }
+          var target = stat()
+          guard fstat(located, &target) == 0 else {
+            let code = errno
+            close(located)
+            return fail(code)
+          }
+          if target.st_mode & S_IFMT == S_IFDIR {
+            close(folder)
+            folder = located
+            continue
+          }
+          if !last {
+            close(located)
+            return fail(ENOTDIR)
+          }
+          if let fd = descriptorNamed(name, status: target) {
+            // Named by number: a stream of handsh's, or one of its own.
+            close(located)
+            if handsh_inherited_fd(fd) == 0 { return fail(EBADF, refused: true) }
+            close(folder)
+            return .success(.stream(fd))
+          }
+          close(folder)
+          return .success(.located(Located(fd: located, status: target)))
+        }
+        guard let text = linkText(name, in: folder) else { return fail(errno) }
+        if last, let fd = ownStream(text) {
+          close(folder)
+          return .success(.stream(fd))
+        }
+        if text.first == slash {
+          let root = handsh_locate_start(1)
+          guard root >= 0 else { return fail(errno) }
+          close(folder)
+          folder = root
+        }
+        // The link's components come before what was left of the path.
+        pending.append(contentsOf: components(text))
+        if text.isEmpty { return fail(ENOENT) }
+      case S_IFDIR:
+        if last {
+          return .success(.entry(Entry(folder: folder, name: name, status: status)))
+        }
+        let next = Platform.withCPath(name) { handsh_locate(folder, $0, 0, 1) } ?? -1
+        guard next >= 0 else { return fail(errno) }
+        var opened = stat()
+        guard fstat(next, &opened) == 0, opened.st_dev == status.st_dev,
+          opened.st_ino == status.st_ino
+        else {
+          close(next)
+          return fail(EAGAIN)
+        }
+        close(folder)
+        folder = next
+      default:
+        if !last || wantsFolder { return fail(ENOTDIR) }
+        return .success(.entry(Entry(folder: folder, name: name, status: status)))
+      }
+    }
+    // `/`, or a path of slashes: the root folder itself.
+    return .success(
+      .entry(Entry(folder: folder, name: Array(".".utf8), status: folderStatus(folder))))
+  }
+
+  /// The components of `path`, last first (popped from the end), without
+  /// empty ones; `.` where there are none (`/`).
+  private static func components(_ path: [UInt8]) -> [[UInt8]] {
+    let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map {
+      Array($0)
+    }
+    return parts.isEmpty ? [Array(".".utf8)] : parts.reversed()
+  }
+
+  private static func folderStatus(_ folder: Int32) -> stat? {
+    var status = stat()
+    return fstat(folder, &status) == 0 ? status : nil
+  }
+
+  /// Whether the link `link` (its `lstat`) in `folder` may not be
+  /// followed: the folder is sticky and others may write it (a shared
+  /// temporary folder), and neither the user nor the folder's owner owns
+  /// the link, as Linux's `fs.protected_symlinks` rule, whether or not the
+  /// kernel enforces it, since handsh follows links itself.
+  private static func refusedLink(_ link: stat, in folder: Int32) -> Bool {
+    var status = stat()
+    guard fstat(folder, &status) == 0 else { return false }
+    let shared = status.st_mode & S_ISVTX != 0 && status.st_mode & S_IWOTH != 0
+    return shared && link.st_uid != status.st_uid && link.st_uid != geteuid()
+  }
+
+  /// The text of the link `name` in `folder`; nil with errno set.
+  private static func linkText(_ name: [UInt8], in folder: Int32) -> [UInt8]? {
+    let capacity = Int(PATH_MAX)
+    var buffer = [UInt8](repeating: 0, count: capacity)
+    let count =
+      Platform.withCPath(name) { name in
+        buffer.withUnsafeMutableBytes {
+          guard let base = $0.baseAddress else { return -1 }
+          return readlinkat(folder, name, base.assumingMemoryBound(to: CChar.self), capacity)
+        }
+      } ?? -1
+    guard count >= 0 else { return nil }
+    return Array(buffer[..<count])
+  }
+
+  /// The descriptor a /proc link `name` (digits) stands for, when it is
+  /// this process's descriptor of that number (`status` is what it leads to).
+  private static func descriptorNamed(_ name: [UInt8], status: stat) -> Int32? {
+    guard !name.isEmpty, name.count <= 9,
+      name.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+    else { return nil }
+    let fd = name.reduce(Int32(0)) { $0 * 10 + Int32($1 - UInt8(ascii: "0")) }
+    var own = stat()
+    guard fstat(fd, &own) == 0, own.st_dev == status.st_dev, own.st_ino == status.st_ino else {
+      return nil
+    }
+    return fd
+  }
+
+  /// Opens the file a user named for reading (`source`, a SCRIPT, a golden
+  /// test, the history file), by the walk: a descriptor of handsh's own
+  /// (stdout, stderr, or one it opened itself) is `EBADF`; stdin and
+  /// inherited descriptors by name are that file, opened again. The
+  /// descriptor and its `fstat`, or the failure.
+  static func openForReading(_ path: [UInt8], _ flags: Int32) -> Opened {
+    var result: Opened = .failure(Failure(code: EAGAIN))
+    for _ in 0..<attempts {
+      switch walk(path) {
+      case .failure(let failure): return .failure(failure)
+      case .success(.stream(let fd)):
+        // Reading handsh's own output would wait on itself for ever.
+        guard fd == 0 || (fd > 2 && handsh_inherited_fd(fd) != 0) else {
+          return .failure(Failure(code: EBADF, refused: true))
+        }
+        var opened = handsh_reopen(fd, flags)
+        // No /proc: the descriptor itself, shared.
+        if opened < 0, errno == ENOENT { opened = fcntl(fd, F_DUPFD_CLOEXEC, 3) }
+        guard opened >= 0 else { return .failure(Failure(code: errno)) }
+        var status = stat()
+        _ = fstat(opened, &status)
+        return .success((opened, status))
+      case .success(.located(let located)):
+        return located.open(flags)
+      case .success(.entry(let entry)):
+        guard entry.status != nil else { return .failure(Failure(code: ENOENT)) }
+        result = entry.open(flags)
+        if case .failure(let failure) = result, failure.code == EAGAIN { continue }
+        return result
+      }
+    }
+    return result
+  }
+}
+
+/// The descriptor that `path` names when it is one of handsh's own streams
+/// by name: `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N`.
+func ownStream(_ path: [UInt8]) -> Int32? {
+  if path.elementsEqual("/dev/stdout".utf8) { return 1 }
+  if path.elementsEqual("/dev/stderr".utf8) { return 2 }
+  if path.elementsEqual("/dev/stdin".utf8) { return 0 }
+  for prefix in ["/dev/fd/", "/proc/self/fd/"] {
+    let head = Array(prefix.utf8)
+    guard path.starts(with: head) else { continue }
+    let digits = path[head.count...]
+    guard !digits.isEmpty, digits.count <= 9,
+      digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+    else { return nil }
+    return digits.reduce(0) { $0 * 10 + Int32($1 - UInt8(ascii: "0")) }
+  }
+  return nil
+}
