@@ -307,15 +307,20 @@ private func rewrite(_ fd: Int32, with bytes: WriteSource, old: [UInt8], damaged
     if reserved != 0, reserved != EOPNOTSUPP, reserved != EINVAL { failure = reserved }
   }
   if failure == nil, lseek(fd, 0, SEEK_SET) != 0 { failure = errno }
+  // From here on the old content may be partly gone.
+  let touched = failure == nil
   if failure == nil { failure = bytes.write(into: fd) }
   if failure == nil, ftruncate(fd, off_t(count)) != 0 { failure = errno }
   if failure == nil, fsync(fd) != 0 { failure = errno }
   if failure != nil {
-    // Taken back: the old content, and the old size.
-    let restored =
-      old.withUnsafeBytes { writeAll($0, fd, at: 0) } == nil
-      && ftruncate(fd, off_t(old.count)) == 0 && fsync(fd) == 0
-    if !restored { damaged = true }
+    // Taken back: the old content, and the old size (a reservation may
+    // have grown it).
+    var status = stat()
+    let sized =
+      fstat(fd, &status) == 0 && Int(status.st_size) == old.count
+      || ftruncate(fd, off_t(old.count)) == 0
+    let restored = !touched || (old.withUnsafeBytes { writeAll($0, fd, at: 0) } == nil && sized)
+    if !restored || (touched && fsync(fd) != 0) { damaged = true }
   }
   return failure
 }
