@@ -2,9 +2,12 @@
 // decides when handsh may die, and every writer of a file declares its
 // critical section to it.
 //
-// SIGTERM, SIGHUP, SIGQUIT and SIGINT (those the parent did not leave
-// ignored) are caught by one handler, and only the main thread ever takes
-// them: every other thread is born with them blocked. Outside a critical
+// Every signal that can be caught and whose default action ends the
+// process (SIGTERM, SIGHUP, SIGQUIT, SIGINT, SIGUSR1, SIGUSR2, SIGALRM,
+// SIGVTALRM, SIGPROF, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT, SIGSYS and the
+// real-time signals; those the parent did not leave ignored) is caught by
+// one handler, and only the main thread ever takes them: every other
+// thread is born with them blocked. Outside a critical
 // section the handler ends handsh by the signal at once, as its default
 // action would; inside one (on any thread) the signal waits, and the
 // thread that leaves the last critical section ends handsh by it. So no
