@@ -92,4 +92,55 @@ struct HistoryFileTests {
     #expect(waited >= 1.9 && waited < 4, "waited \(waited) s")
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "show\n")
   }
+
+  /// Another user's link in a sticky folder (`/tmp`'s rule) to a file of
+  /// root's: the history file is not followed there (before, root's typed
+  /// line was appended to the victim); it is reported as unusable, and the
+  /// victim is untouched. Needs root, to plant a link owned by another user.
+  @Test(.enabled(if: getuid() == 0)) func anotherUsersLinkInAStickyFolderIsRefused() throws {
+    let box = try folder()
+    defer { try? FileManager.default.removeItem(at: box) }
+    let sticky = box.appendingPathComponent("sticky").path
+    #expect(mkdir(sticky, 0o777) == 0)
+    #expect(chmod(sticky, 0o1777) == 0)
+    let victim = box.appendingPathComponent("victim").path
+    try "root's\n".write(toFile: victim, atomically: false, encoding: .utf8)
+    let link = sticky + "/h"
+    #expect(symlink(victim, link) == 0)
+    #expect(lchown(link, 65534, 65534) == 0)
+    guard case .unusable(let problem) = HistoryFile.kind(of: link) else {
+      Issue.record("the link was taken for a usable history file")
+      return
+    }
+    #expect(problem.description.hasSuffix("Permission denied"), "\(problem)")
+    #expect(HistoryFile.append(Array("add".utf8), to: link, keeping: 1000) != nil)
+    #expect(try String(contentsOfFile: victim, encoding: .utf8) == "root's\n")
+  }
+
+  /// A lasting write fault, at any moment of the cut of a full file: the
+  /// file holds whole lines, at most 1000, the old ones in order. (The
+  /// faults themselves are injected by strace in Tests/pty.) Here: the cut
+  /// of a file that something else made hold 1500 lines, whose folder
+  /// refuses a new file, is made in place and leaves the last 1000.
+  @Test func theCutInAFolderThatRefusesANewFileIsMadeInPlace() throws {
+    let box = try folder()
+    defer {
+      chmod(box.path, 0o755)
+      try? FileManager.default.removeItem(at: box)
+    }
+    let path = box.appendingPathComponent("h").path
+    try (0..<1500).map { "limit # \($0)\n" }.joined().write(
+      toFile: path, atomically: false, encoding: .utf8)
+    var before = stat()
+    #expect(stat(path, &before) == 0)
+    #expect(chmod(box.path, 0o555) == 0)
+    #expect(HistoryFile.append(Array("show".utf8), to: path, keeping: 1000) == nil)
+    let kept = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+    #expect(kept.count == 1000)
+    #expect(kept.first == "limit # 501")
+    #expect(kept.last == "show")
+    var after = stat()
+    #expect(stat(path, &after) == 0)
+    if getuid() != 0 { #expect(after.st_ino == before.st_ino, "not cut in place") }
+  }
 }

@@ -134,4 +134,25 @@ final class MeanwhileTests: XCTestCase, FolderTestCase {
       XCTAssertFalse(saved.contains("# an old line"), "\(name): old lines after the new script")
     }
   }
+
+  /// `source` of handsh's own stdout or stderr, by any name, is `Bad file
+  /// descriptor` at once: before, `handsh so.hand | cat` with `source
+  /// /dev/stdout` waited on its own pipe for ever. stdin stays a script
+  /// that may be sourced.
+  func testSourceOfItsOwnOutputIsABadDescriptor() throws {
+    try make("so.hand", "add\nsource /dev/stdout\n")
+    let piped = try shell("\"$0\" --seed 42 so.hand | cat")
+    XCTAssertFalse(piped.timedOut)
+    XCTAssertTrue(
+      piped.err.contains("so.hand:2:1: error: cannot read /dev/stdout: Bad file descriptor"),
+      piped.err)
+    for name in ["/dev/stderr", "/proc/self/fd/1", "/proc/thread-self/fd/2"] {
+      let result = try shell("\"$0\" -c 'source \(name)' 2>&1 | cat")
+      XCTAssertFalse(result.timedOut, name)
+      XCTAssertTrue(result.out.contains("cannot read \(name): Bad file descriptor"), result.out)
+    }
+    let stdin = try shell("echo show | \"$0\" -c 'source /dev/stdin'")
+    XCTAssertEqual(stdin.out, "(empty)\n")
+    XCTAssertEqual(stdin.status, 0)
+  }
 }
