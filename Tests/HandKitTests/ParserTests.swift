@@ -34,7 +34,7 @@ import Testing
         "expect KH 3c; expect empty; show; deck; history; save a.hand; help; help mv; quit; exit")
         == [
           .expect([Card(.king, of: .hearts), Card(.three, of: .clubs)]), .expect([]), .show, .deck,
-          .history, .save("a.hand"), .help(nil), .help(.mv), .quit, .quit,
+          .history(tree: false), .save("a.hand"), .help(nil), .help(.mv), .quit, .quit,
         ])
     #expect(
       commands(#"goto 3; source a.hand; source "my setup.hand"; help goto; help source"#)
@@ -222,6 +222,24 @@ struct CommandNameSpellingTests {
     }
     for text in ["", "a", "historyx", "\u{FF}dd", "ad\u{80}"] {
       #expect(name(text) == nil, "'\(text)'")
+    }
+  }
+}
+
+/// `history tree`; any other word, or a quoted `tree`, is the usage error.
+@Suite struct HistoryArgumentTests {
+  @Test func historyTakesTreeAndNothingElse() {
+    let parsed = LineParser.parse("history tree; history").compactMap { item -> Command? in
+      if case .command(let command, _) = item { return command }
+      return nil
+    }
+    #expect(parsed == [.history(tree: true), .history(tree: false)])
+    for line in ["history trees", "history \"tree\"", "history tree tree", "history 1"] {
+      guard case .error(let error)? = LineParser.parse(line).first else {
+        Issue.record("\(line) parsed")
+        continue
+      }
+      #expect(error.message.hasSuffix("(usage: history [tree])"), "\(line): \(error.message)")
     }
   }
 }

@@ -108,6 +108,14 @@ final class TabCompletionTests: XCTestCase {
     XCTAssertEqual(candidates("e", after: "expect "), ["empty"])
   }
 
+  /// After `history`, its one word: `tree`; nothing after that.
+  func testTreeAfterHistory() {
+    XCTAssertEqual(candidates("", after: "history "), ["tree"])
+    XCTAssertEqual(candidates("t", after: "history "), ["tree"])
+    XCTAssertEqual(candidates("x", after: "history "), [])
+    XCTAssertEqual(candidates("", after: "history tree "), [])
+  }
+
   func testFileNamesAfterSave() {
     var asked: [String] = []
     context.folder = { folder in

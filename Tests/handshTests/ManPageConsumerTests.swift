@@ -63,6 +63,7 @@ final class ManPageConsumerTests: XCTestCase {
         var text = block.joined(separator: "\n") + "\n"
         for (glyph, card) in [
           "\\(HE": "♥", "\\(DI": "♦", "\\(CL": "♣", "\\(SP": "♠", "\\e": "\\", "\\\\": "\\",
+          "\\[u251C]": "├", "\\[u2500]": "─", "\\[u2502]": "│", "\\[u2514]": "└",
         ] {
           text = text.replacingOccurrences(of: glyph, with: card)
         }
@@ -83,6 +84,19 @@ final class ManPageConsumerTests: XCTestCase {
       binary, ["--seed", "42", "-q", "-c", "add; add; add; undo 2; add 5s; history"], in: folder)
     XCTAssertEqual(run.status, 0, run.err)
     XCTAssertEqual(block, run.out)
+  }
+
+  /// Versions: the tree drawn there is what `history tree` prints after
+  /// the same commands.
+  func testTheVersionsTreeIsWhatHistoryTreePrints() throws {
+    let blocks = try literalBlocks(under: "Versions")
+    XCTAssertGreaterThan(blocks.count, 1, "no tree under Versions")
+    let run = try TestProcess.run(
+      binary, ["--seed", "42", "-q", "-c", "add; add; add; undo 2; add 5s; history tree"],
+      in: folder)
+    XCTAssertEqual(run.status, 0, run.err)
+    XCTAssertTrue(run.out.contains("├─"), run.out)
+    XCTAssertEqual(blocks.dropFirst().first, run.out)
   }
 
   /// JSON: jq 1.6 rounds a seed above 2^53; the man page's pipeline reads

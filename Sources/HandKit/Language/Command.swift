@@ -19,7 +19,8 @@ public enum Command: Sendable, Equatable {
   case expect([Card])
   case show
   case deck
-  case history
+  /// `history`, or `history tree` (`tree` true): every version.
+  case history(tree: Bool)
   case save(String)
   /// `source FILE`: runs the script FILE in the session.
   case source(String)

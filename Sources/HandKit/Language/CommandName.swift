@@ -20,7 +20,8 @@ public enum CommandName: String, CaseIterable, Sendable {
     case .save: "save FILE"
     case .source: "source FILE"
     case .help: "help [COMMAND]"
-    case .show, .deck, .history, .quit, .exit: rawValue
+    case .history: "history [tree]"
+    case .show, .deck, .quit, .exit: rawValue
     }
   }
 

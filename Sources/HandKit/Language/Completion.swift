@@ -105,6 +105,8 @@ package func completions(typed: String, after before: String, in context: Comple
     return Completions(.words, names(of: left, spelledBy: typed, ascii: context.ascii))
   case ("save", 0), ("source", 0):
     return fileNames(startingWith: typed, in: context)
+  case ("history", 0):
+    return Completions(.words, starts("tree", with: typed, context) ? ["tree"] : [])
   case ("goto", 0):
     let offered = context.versions.indices.map { (String($0), context.versions[$0]) }
       .filter { $0.0.utf8.starts(with: typed.utf8) }

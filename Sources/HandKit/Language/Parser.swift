@@ -392,7 +392,15 @@ public struct LineParser: IteratorProtocol {
         }
       case .show: parsed = .show
       case .deck: parsed = .deck
-      case .history: parsed = .history
+      case .history:
+        if let word = try optional() {
+          guard !word.isQuoted, bytes(of: word).elementsEqual("tree".utf8) else {
+            throw .unexpectedArgument(word, of: name)
+          }
+          parsed = .history(tree: true)
+        } else {
+          parsed = .history(tree: false)
+        }
       case .save: parsed = .save(unquoted(try required(by: name)))
       case .source: parsed = .source(unquoted(try required(by: name)))
       case .help:

@@ -13,7 +13,7 @@ extension CommandName {
     case .expect: "check that the hand is exactly these cards, or empty"
     case .show: "print the hand as a numbered table"
     case .deck: "print the deck and discard counts and the seed"
-    case .history: "print every version, marking the current one"
+    case .history: "print every version, or draw them as a tree"
     case .save: "write a script that rebuilds the current version"
     case .source: "run the script FILE in this session"
     case .help: "list the commands, or explain one"
@@ -67,8 +67,9 @@ extension CommandName {
     case .history:
       [
         "In the order made: * marks the current version, (from P) the start of",
-        "a branch off version P.",
-        "Example: history",
+        "a branch off version P. With tree, each branch is drawn under the",
+        "version it starts from, depth first, children in the order made.",
+        "Example: history tree",
       ]
     case .save:
       [

@@ -81,46 +81,98 @@ public struct Renderer: Sendable {
     let width = digits(history.count - 1)
     for number in max(0, from)..<max(max(0, from), history.count) {
       if out.count >= size { return number }
-      let version = history[number]
-      let command = history.commandText(of: number, ascii: style.ascii)
       let parent = history.parent(of: number)
-      if style.json {
-        out.append(contentsOf: "{\"version\":".utf8)
-        writeNumber(number, to: &out)
-        out.append(contentsOf: ",\"parent\":".utf8)
-        if let parent { writeNumber(parent, to: &out) } else { out.append(contentsOf: "null".utf8) }
-        out.append(contentsOf: ",\"command\":".utf8)
-        writeJSONString(command, to: &out)
-        out.append(contentsOf: ",\"hand\":".utf8)
-        writeJSONHand(version.hand, to: &out)
-        out.append(contentsOf: ",\"current\":\(number == history.cursor)}".utf8)
-      } else {
-        out.append(number == history.cursor ? UInt8(ascii: "*") : UInt8(ascii: " "))
-        pad(number, to: width, in: &out)
-        out.append(contentsOf: "  ".utf8)
-        if case .add(let card) = version.step {
-          out.append(contentsOf: "add ".utf8)
-          names.append(card, to: &out)
-        } else {
-          out.append(contentsOf: command.utf8)
-        }
-        let length = command.unicodeScalars.count
-        if length < Renderer.historyCommandWidth {
-          out.append(
-            contentsOf: repeatElement(
-              UInt8(ascii: " "), count: Renderer.historyCommandWidth - length))
-        }
-        out.append(contentsOf: "  ".utf8)
-        writeHand(version.hand, colored: true, to: &out)
-        if let parent, parent != number - 1 {
-          out.append(contentsOf: "  (from ".utf8)
-          writeNumber(parent, to: &out)
-          out.append(UInt8(ascii: ")"))
-        }
-      }
-      out.append(newline)
+      writeHistoryLine(
+        number, in: history, width: width, from: parent == number - 1 ? nil : parent, to: &out)
     }
     return nil
+  }
+
+  /// `history tree` in pieces, so that it can stream: the lines of `walk`
+  /// (over `history`) until `out` holds at least `size` bytes. False once
+  /// the last is written. Each line is its drawing, at most
+  /// `HistoryTree.drawnLevels` segments of two columns (`├─`, `│`, `└─`;
+  /// `|-`, `|`, `` `- `` in ASCII), then the columns of `history`; a
+  /// version whose branch lies deeper is drawn at the last level drawn,
+  /// with `(from P)` when its parent is not the line above. In JSON, the
+  /// objects of `history`, in the tree's order.
+  public func writeHistoryTree(
+    _ history: History, _ walk: inout HistoryTree, upTo size: Int, to out: inout [UInt8]
+  ) -> Bool {
+    let width = digits(history.count - 1)
+    while out.count < size {
+      guard let line = walk.nextLine() else { return false }
+      let folded = line.level > HistoryTree.drawnLevels
+      if !style.json {
+        let drawn = min(line.level, HistoryTree.drawnLevels)
+        for level in stride(from: 1, through: drawn, by: 1) {
+          let last = level < walk.lastAtLevel.count && walk.lastAtLevel[level]
+          if level == line.level, line.startsBranch {
+            out.append(contentsOf: (last ? treeSegments.last : treeSegments.branch).utf8)
+          } else {
+            out.append(contentsOf: (last ? "  " : treeSegments.line).utf8)
+          }
+        }
+      }
+      let parent = history.parent(of: line.number)
+      let shownParent = folded && parent != line.previous ? parent : nil
+      writeHistoryLine(line.number, in: history, width: width, from: shownParent, to: &out)
+    }
+    return true
+  }
+
+  /// The segments of `history tree`'s drawing, two columns each.
+  private var treeSegments: (branch: String, last: String, line: String) {
+    style.ascii ? ("|-", "`-", "| ") : ("├─", "└─", "│ ")
+  }
+
+  /// One line of `history` for version `number`: the marker, the number
+  /// padded to `width`, the canonical command padded to 8, the hand line,
+  /// and `(from P)` when `from` is given; or its JSON object.
+  private func writeHistoryLine(
+    _ number: Int, in history: History, width: Int, from: Int?, to out: inout [UInt8]
+  ) {
+    let version = history[number]
+    let command = history.commandText(of: number, ascii: style.ascii)
+    if style.json {
+      out.append(contentsOf: "{\"version\":".utf8)
+      writeNumber(number, to: &out)
+      out.append(contentsOf: ",\"parent\":".utf8)
+      if let parent = history.parent(of: number) {
+        writeNumber(parent, to: &out)
+      } else {
+        out.append(contentsOf: "null".utf8)
+      }
+      out.append(contentsOf: ",\"command\":".utf8)
+      writeJSONString(command, to: &out)
+      out.append(contentsOf: ",\"hand\":".utf8)
+      writeJSONHand(version.hand, to: &out)
+      out.append(contentsOf: ",\"current\":\(number == history.cursor)}".utf8)
+    } else {
+      out.append(number == history.cursor ? UInt8(ascii: "*") : UInt8(ascii: " "))
+      pad(number, to: width, in: &out)
+      out.append(contentsOf: "  ".utf8)
+      if case .add(let card) = version.step {
+        out.append(contentsOf: "add ".utf8)
+        names.append(card, to: &out)
+      } else {
+        out.append(contentsOf: command.utf8)
+      }
+      let length = command.unicodeScalars.count
+      if length < Renderer.historyCommandWidth {
+        out.append(
+          contentsOf: repeatElement(
+            UInt8(ascii: " "), count: Renderer.historyCommandWidth - length))
+      }
+      out.append(contentsOf: "  ".utf8)
+      writeHand(version.hand, colored: true, to: &out)
+      if let from {
+        out.append(contentsOf: "  (from ".utf8)
+        writeNumber(from, to: &out)
+        out.append(UInt8(ascii: ")"))
+      }
+    }
+    out.append(newline)
   }
 
   /// `limit` without N: the bare number, in text and JSON alike.

@@ -282,13 +282,20 @@ public struct LineExecutor: Sendable {
     case .changed, .nothing, .quit, .save, .source: break
     case .show: renderer.writeShow(session.history, to: &sink.out)
     case .deck: renderer.writeDeck(session.history, to: &sink.out)
-    case .history:
+    case .history(tree: false):
       // In pieces, each handed on: a long history is never all in memory.
       var next: Int? = 0
       while let from = next {
         next = renderer.writeHistory(
           session.history, from: from, upTo: sink.out.count + (1 << 16), to: &sink.out)
         if next != nil, !sink.commandDone() { break }
+      }
+    case .history(tree: true):
+      var walk = HistoryTree(session.history)
+      while renderer.writeHistoryTree(
+        session.history, &walk, upTo: sink.out.count + (1 << 16), to: &sink.out)
+      {
+        if !sink.commandDone() { break }
       }
     case .limit(let limit): renderer.writeLimit(limit, to: &sink.out)
     case .help(let topic): sink.out.append(contentsOf: helpText(topic).utf8)

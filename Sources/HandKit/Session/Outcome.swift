@@ -9,7 +9,8 @@ public enum Outcome: Sendable, Equatable {
   case nothing
   case show
   case deck
-  case history
+  /// `history`, or with `tree` the versions drawn as a tree.
+  case history(tree: Bool)
   /// `limit` without N: write the limit.
   case limit(Int)
   case help(CommandName?)

@@ -103,7 +103,7 @@ public struct Session: Sendable {
       return .nothing
     case .show: return .show
     case .deck: return .deck
-    case .history: return .history
+    case .history(let tree): return .history(tree: tree)
     case .save: return .save
     case .source: return .source
     case .help(let topic): return .help(topic)
