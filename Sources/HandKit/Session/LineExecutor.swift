@@ -44,6 +44,13 @@ public protocol CommandSink {
   /// shows and written later (a version never changes, so neither does
   /// its line).
   mutating func writeHandLine(_ history: History, renderer: Renderer)
+  /// Whether the sink keeps a journal (handsh(1), JOURNAL): then it is told
+  /// of every command that changed the state or the cursor.
+  var keepsJournal: Bool { get }
+  /// A command changed the state or the cursor: `move` when it moved the
+  /// cursor (`undo`, `redo`, `goto`), else it made the current version of
+  /// `history`. Called before the command's results are written.
+  mutating func changed(_ move: CursorMove?, history: History)
 }
 
 extension CommandSink {
@@ -53,6 +60,8 @@ extension CommandSink {
   @inlinable public mutating func writeHandLine(_ history: History, renderer: Renderer) {
     renderer.writeHandLine(history, to: &out)
   }
+  @inlinable public var keepsJournal: Bool { false }
+  @inlinable public mutating func changed(_ move: CursorMove?, history: History) {}
 }
 
 /// How the commands of a line ended.
@@ -153,13 +162,18 @@ public struct LineExecutor: Sendable {
         guard try source(file, keepGoing: keepGoing, sink: &sink) else { return .stopped }
       } else {
         let sourced = !sources.isEmpty
+        // What a journal records of a move of the cursor, known only
+        // before the command is consumed.
+        let move = sink.keepsJournal ? CursorMove(command) : nil
         // Consumed: each case of the session's switch owns its words, so a
         // command with no file or cards has nothing to destroy.
         let outcome = try session.apply(consume command) { sink.freshSeed(sourced: sourced) }
         switch outcome {
         // The hand line after a change, nearly every command's outcome, is
         // written here: calling `show` copied the whole executor first.
-        case .changed: if !quiet { sink.writeHandLine(session.history, renderer: renderer) }
+        case .changed:
+          if sink.keepsJournal { sink.changed(move, history: session.history) }
+          if !quiet { sink.writeHandLine(session.history, renderer: renderer) }
         case .quit: return .quit
         default: show(outcome, sink: &sink)
         }

@@ -19,6 +19,8 @@ struct Output {
   static let flushThreshold = 1 << 16
   /// The errno of the first failed write (a full disk, a closed pipe).
   private(set) var failure: Int32?
+  /// `--journal`: written before any result (handsh(1), JOURNAL).
+  var journal: Journal?
 
   static let closedNotice = "handsh: standard output is closed; results are now shown here"
 
@@ -37,6 +39,13 @@ struct Output {
   /// Writes the buffer out. What a failed write did not deliver stays in
   /// the buffer (the prompt shows it elsewhere); what it did never does.
   mutating func flush() {
+    // Write-ahead: the lines of the commands whose results these are reach
+    // the journal first; if they cannot, the results are dropped, as the
+    // commands will be.
+    if let journal, !journal.flush() {
+      buffer.removeAll(keepingCapacity: true)
+      return
+    }
     guard !buffer.isEmpty else { return }
     let delivered = write(buffer)
     if failure == nil {

@@ -92,7 +92,22 @@ package enum Handsh {
       Platform.printError("Try 'handsh --help' for more information.")
       return 2
     }
-    var runner = Runner(options: options, seed: options.seed ?? UInt64.random(in: .min ... .max))
+    let seed = options.seed ?? UInt64.random(in: .min ... .max)
+    var runner = Runner(options: options, seed: seed)
+    if let path = options.journal, mode != .help, mode != .version {
+      switch Journal.start(
+        path, seed: seed, limit: options.limit, given: options.journalSettings)
+      {
+      case .failure(let failure):
+        Platform.printError("handsh: \(failure.message)")
+        if failure.usage { Platform.printError("Try 'handsh --help' for more information.") }
+        return 2
+      case .success(let started):
+        runner.executor.session = started.session
+        runner.output.journal = started.journal
+        runner.journalResumed = started.resumed
+      }
+    }
     if let file = options.record, mode == .prompt {
       // Said now, not after a session typed in vain (the folder may still
       // go away; that is reported when the session ends).
@@ -105,6 +120,8 @@ package enum Handsh {
     var status = run(mode, &runner)
     // The output first: the recording's FILE may be stdout by name.
     runner.output.flush()
+    if runner.recoverJournal() { status = max(status, 1) }
+    runner.output.journal?.sync()
     if let recorder = runner.recorder, !recorder.finish() { status = max(status, 1) }
     if let failure = runner.output.failure {
       // A closed pipe ends handsh quietly, like `cat`.

@@ -50,6 +50,11 @@ package struct Options: Equatable {
   package var paths: [[UInt8]] = []
   /// `--lsp`: the language server on stdin and stdout (handsh(1), EDITORS).
   package var lsp = false
+  /// `--journal FILE`: keep every version in FILE, and resume from it.
+  package var journal: [UInt8]?
+  /// `seed` or `limit`, when given with `--journal` (which an existing
+  /// FILE refuses: it gives both).
+  package var journalSettings: String?
 
   /// The defaults: no SCRIPT, limit 5, colour when a terminal shows it.
   package init() {}
@@ -176,6 +181,10 @@ extension Options {
       help: "at the prompt: write the session to FILE as a golden test"
     ) { options, text throws(UsageError) in options.record = text },
     OptionSpec(
+      short: nil, long: "journal", value: "FILE",
+      help: "keep every version in FILE, and resume from it"
+    ) { options, text throws(UsageError) in options.journal = text },
+    OptionSpec(
       short: nil, long: "lsp", value: nil,
       help: "serve the language server protocol on stdin and stdout"
     ) { options, _ throws(UsageError) in options.lsp = true },
@@ -270,6 +279,15 @@ extension Options {
       throw UsageError(message: "-c cannot be used with a SCRIPT ('\(safeText(script))')")
     }
     if !help && !version { try checkTestOptions() }
+    if journal != nil {
+      journalSettings = given.first { $0 == "seed" || $0 == "limit" }
+      let conflicts: [(Bool, String)] = [
+        (test, "--test"), (checkOnly, "-n"), (record != nil, "--record"),
+      ]
+      if let (_, name) = conflicts.first(where: { $0.0 }) {
+        throw UsageError(message: "--journal cannot be used with \(name)")
+      }
+    }
   }
 
   /// The combinations `--test` and `--record` forbid (handsh(1), GOLDEN TESTS).

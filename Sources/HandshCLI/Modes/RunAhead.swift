@@ -68,7 +68,7 @@ struct RunAhead {
 
   init(from session: Session, enabled: Bool) {
     start = session
-    if !enabled { pausedAt = TextPosition(line: 0, item: 0) }
+    if !enabled { pausedAt = TextPosition(line: 1, item: 0) }
   }
 
   /// Stops running ahead; the run resumes at `position` after the check.

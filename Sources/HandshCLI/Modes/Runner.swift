@@ -22,6 +22,8 @@ struct Runner {
   let options: Options
   /// `--record FILE`: told each line entered at the prompt.
   var recorder: Recorder?
+  /// `--journal FILE`: the version a journal resumed at (nil: a new one).
+  var journalResumed: Int?
 
   /// A runner of `options` whose first game has `seed`, writing results to
   /// `output` and diagnostics to `errors` (the process's stdout and stderr,
@@ -62,12 +64,33 @@ struct Runner {
   mutating func run(_ line: Line, source: String?) -> Flow {
     sink.location = (source, line.number)
     let keepGoing = options.keepGoing && source != nil
-    switch executor.run(line.bytes, knownASCII: line.isASCII, keepGoing: keepGoing, sink: &sink) {
+    let end = executor.run(line.bytes, knownASCII: line.isASCII, keepGoing: keepGoing, sink: &sink)
+    if recoverJournal() { return source == nil ? .next : .stop }
+    switch end {
     case .finished: return .next
     case .failed: return source == nil ? .next : .stop
     case .quit: return .quit
     case .stopped: return .stop
     }
+  }
+
+  /// After a journal write that failed (handsh(1), JOURNAL): says so, and
+  /// rebuilds the session from FILE, so that the commands whose lines could
+  /// not be written change nothing. True when that happened.
+  mutating func recoverJournal() -> Bool {
+    guard let journal = output.journal, let reason = journal.failure else { return false }
+    sink.diagnose("cannot write journal \(journal.shown): \(reason)", column: 1)
+    if let session = journal.rebuild() { executor.session = session }
+    return true
+  }
+
+  /// After a line at the prompt, and at the end: the results out, the
+  /// journal's lines before them, and FILE flushed to disk.
+  mutating func syncJournal() {
+    guard let journal = output.journal else { return }
+    output.flush()
+    _ = recoverJournal()
+    journal.sync()
   }
 
   /// A line entered at the prompt: checked, then run by the prompt's rules,
@@ -87,6 +110,7 @@ struct Runner {
     }
     recorder?.entered(bytes, effects: sink.effects ?? [])
     sink.effects = nil
+    syncJournal()
     return flow
   }
 
@@ -107,7 +131,8 @@ struct Runner {
   /// text is free of syntax errors. The commands run ahead while the text
   /// is checked (`RunAhead`), and from where that paused once it is.
   mutating func runText(_ text: [UInt8], name: String) -> Flow {
-    var state = TextCheck(ahead: RunAhead(from: session, enabled: !options.checkOnly))
+    var state = TextCheck(
+      ahead: RunAhead(from: session, enabled: !options.checkOnly && options.journal == nil))
     var text = text
     _ = check(&text, final: true, name: name, &state)
     return finish(text, name: name, state)
@@ -117,7 +142,8 @@ struct Runner {
   /// the check does (a line too long, the error limit), so endless noise
   /// ends at once. The read error when it cannot be read.
   mutating func runScript(_ path: [UInt8], name: String) -> Result<Flow, SystemError> {
-    var state = TextCheck(ahead: RunAhead(from: session, enabled: !options.checkOnly))
+    var state = TextCheck(
+      ahead: RunAhead(from: session, enabled: !options.checkOnly && options.journal == nil))
     let read = readFile(path) { text, final in check(&text, final: final, name: name, &state) }
     switch read {
     case .success(let file):
@@ -209,9 +235,13 @@ struct Runner {
         return true
       }
       sink.location = (name, line.number)
-      switch executor.run(
+      let end = executor.run(
         command, span: span, parser: &parser, keepGoing: options.keepGoing, sink: &sink)
-      {
+      if recoverJournal() {
+        flow = .stop
+        return false
+      }
+      switch end {
       case .ran: return true
       case .failed:
         if options.keepGoing { return true }
@@ -234,6 +264,8 @@ struct Runner {
       case .waiting:
         output.flush()
         if output.failure != nil { return false }
+        // A wait for more input: the journal to disk first.
+        if output.journal != nil { syncJournal() }
       case .tooLong(let number):
         // Like a syntax error: the line runs none of it (handsh(1), DESCRIPTION).
         reportTooLong(line: number, source: name)
@@ -341,11 +373,25 @@ struct ProcessSink: CommandSink {
   }
 
   /// False, and the line (and any file it sources) stops after the command
-  /// in progress, when a write failed, or at the prompt when Ctrl-C came
-  /// while the line ran (handsh(1), THE PROMPT).
+  /// in progress, when a write failed (the journal's too), or at the
+  /// prompt when Ctrl-C came while the line ran (handsh(1), THE PROMPT).
   mutating func commandDone() -> Bool {
     output.flushIfFull()
+    if let journal = output.journal {
+      if journal.pending.count >= Output.flushThreshold { output.flush() }
+      if journal.due() {
+        output.flush()
+        journal.sync()
+      }
+      if journal.failure != nil { return false }
+    }
     return output.failure == nil && handsh_prompt_interrupted() == 0
+  }
+
+  var keepsJournal: Bool { output.journal != nil }
+
+  mutating func changed(_ move: CursorMove?, history: History) {
+    output.journal?.record(JournalText.line(for: move, in: history))
   }
 
   /// At the prompt with stderr a terminal: point at the failed command of a

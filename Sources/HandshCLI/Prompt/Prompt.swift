@@ -28,8 +28,15 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   let end: PromptEnd = withExtendedLifetime(context) {
     if !runner.options.quiet {
       let seed = runner.session.history.seed(of: runner.session.current)
+      var journal = ""
+      if let file = runner.output.journal {
+        journal =
+          runner.journalResumed.map { ", journal \(file.shown) resumed at version \($0)" }
+          ?? ", journal \(file.shown)"
+      }
       Platform.printError(
-        "handsh \(handshVersion), seed \(seed): type 'help' for commands, Ctrl-D to quit")
+        "handsh \(handshVersion), seed \(seed)\(journal): type 'help' for commands, Ctrl-D to quit"
+      )
     }
     var history = HistoryFile(path: HistoryFile.defaultPath())
     history.load()

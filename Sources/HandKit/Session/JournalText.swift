@@ -1,0 +1,123 @@
+/// The text of a journal (handsh(1), JOURNAL): a canonical script that
+/// keeps every version of a session. Line 1 gives version 0's seed and
+/// limit; then one line per command that changed the state or the cursor,
+/// in the order they ran, canonical, cards in ASCII. Replaying it rebuilds
+/// the same tree: the same numbers, branches, redo children and cursor.
+/// Pure: the shell reads and writes the file.
+public enum JournalText {
+  /// Line 1, exactly, with its line break.
+  public static func firstLine(seed: UInt64, limit: Int) -> String {
+    "#!/usr/bin/env -S handsh --seed \(seed) --limit \(limit)\n"
+  }
+
+  /// The line a change is recorded by, without its line break: `undo N`,
+  /// `redo N` or `goto V` for a move of the cursor, else the command that
+  /// made the current version, as `history` writes it (cards in ASCII).
+  public static func line(for move: CursorMove?, in history: History) -> String {
+    switch move {
+    case .undo(let steps): "undo \(steps)"
+    case .redo(let steps): "redo \(steps)"
+    case .goto(let version): "goto \(version)"
+    case nil: history.commandText(of: history.cursor, ascii: true)
+    }
+  }
+
+  /// Why a journal cannot be resumed: where, and the message.
+  public struct Failure: Error, Equatable, Sendable {
+    public var line: Int
+    public var column: Int
+    public var message: String
+  }
+
+  /// The session `text` (whole lines) rebuilds: every command run in
+  /// order; any line that is not blank, a comment or a journal command, and
+  /// any command that fails, is the failure, at its line and column.
+  public static func replay(_ text: UnsafeBufferPointer<UInt8>) -> Result<Session, Failure> {
+    var lines = SourcedLines(text)
+    guard let first = lines.next(), let head = first.bytes,
+      let (seed, limit) = settings(String(decoding: head, as: UTF8.self))
+    else {
+      return .failure(
+        Failure(
+          line: 1, column: 1,
+          message: "line 1 is not '#!/usr/bin/env -S handsh --seed S --limit L'"))
+    }
+    var session = Session(seed: seed, limit: limit)
+    let renderer = Renderer(style: Style(ascii: true))
+    let ascii = LineParser.isASCII(text)
+    while let line = lines.next() {
+      guard let bytes = line.bytes else {
+        return .failure(Failure(line: line.number, column: 1, message: LineParser.tooLongMessage))
+      }
+      var parser = LineParser(bytes, knownASCII: ascii)
+      while true {
+        let item = parser.nextItem()
+        switch item {
+        case .end: break
+        case .error(let error):
+          return .failure(Failure(line: line.number, column: error.column, message: error.message))
+        case .command(let command, let span):
+          let column = parser.column(at: span.lowerBound)
+          guard command.isJournaled else {
+            let name = safeText(parser.words(in: span).first ?? [])
+            return .failure(
+              Failure(
+                line: line.number, column: column, message: "not a journal command '\(name)'"))
+          }
+          do throws(CommandError) {
+            _ = try session.apply(command) { 0 }
+          } catch {
+            return .failure(
+              Failure(line: line.number, column: column, message: renderer.message(for: error)))
+          }
+          continue
+        }
+        break
+      }
+    }
+    return .success(session)
+  }
+
+  /// The seed and limit of line 1, `#!/usr/bin/env -S handsh --seed S
+  /// --limit L`, exactly.
+  static func settings(_ line: String) -> (UInt64, Int)? {
+    let words = line.split(separator: " ", omittingEmptySubsequences: false)
+    guard words.count == 7, words[0] == "#!/usr/bin/env", words[1] == "-S",
+      words[2] == "handsh", words[3] == "--seed", words[5] == "--limit",
+      let seed = UInt64(words[4]), String(seed) == words[4],
+      let limit = Int(words[6]), String(limit) == words[6], (1...52).contains(limit)
+    else { return nil }
+    return (seed, limit)
+  }
+}
+
+/// A command that moves the cursor, as a journal records it.
+public enum CursorMove: Sendable, Equatable {
+  case undo(Int)
+  case redo(Int)
+  case goto(Int)
+
+  /// The move `command` makes, if it is one.
+  @inlinable public init?(_ command: borrowing Command) {
+    switch command {
+    case .undo(let steps): self = .undo(steps)
+    case .redo(let steps): self = .redo(steps)
+    case .goto(let version): self = .goto(version)
+    default: return nil
+    }
+  }
+}
+
+extension Command {
+  /// Whether a journal may hold the command: one that changes the state
+  /// or the cursor and needs nothing from outside (`add` with or without
+  /// its card, `new` with its seed, `limit` with N).
+  var isJournaled: Bool {
+    switch self {
+    case .add, .delete, .move, .undo, .redo, .goto: true
+    case .new(let seed): seed != nil
+    case .limit(let limit): limit != nil
+    case .expect, .show, .deck, .history, .save, .source, .help, .quit: false
+    }
+  }
+}
