@@ -372,6 +372,19 @@ final class ReaderRulesTests: XCTestCase, FolderTestCase {
         + "18446744073709551615\nTry 'handsh --help' for more information.\n")
   }
 
+  /// The benchmark results in README.md name the binary from the
+  /// repository (or DESTDIR), never by a folder of the machine they ran on.
+  func testTheReadmesBenchmarksNameNoFolderOfTheMachine() throws {
+    let readme = try String(
+      contentsOf: TestProcess.repository.appendingPathComponent("README.md"), encoding: .utf8)
+    let binaries = readme.split(separator: "\n").filter { $0.hasPrefix("binary ") }
+    XCTAssertGreaterThanOrEqual(binaries.count, 2)
+    for line in binaries {
+      let path = line.dropFirst("binary".count).drop { $0 == " " }
+      XCTAssertFalse(path.hasPrefix("/"), String(line))
+    }
+  }
+
   /// `save` of a name holding a NUL byte fails in a test, as the real one
   /// would: `Invalid argument`.
   func testSaveOfANameWithANulFailsInATest() throws {
