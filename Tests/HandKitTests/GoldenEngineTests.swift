@@ -155,11 +155,12 @@ import Testing
       ])
     #expect(
       messages("#!/usr/bin/env -S handsh --seed x\n") == [
-        "t.hand:1:26: error: invalid seed 'x': expected a whole number from 0 to 18446744073709551615"
+        "t.hand:1:33: error: invalid seed 'x': expected a whole number from 0 to 18446744073709551615"
       ])
+    // A bad value is pointed at, not its option.
     #expect(
       messages("#!/usr/bin/env -S handsh --limit=53\n") == [
-        "t.hand:1:26: error: invalid limit '53': expected a whole number from 1 to 52"
+        "t.hand:1:34: error: invalid limit '53': expected a whole number from 1 to 52"
       ])
     #expect(
       messages("#!/usr/bin/env -S handsh --seed\n") == [
@@ -477,17 +478,17 @@ import Testing
     #expect(
       String(decoding: junitReport(reports, seconds: 2), as: UTF8.self) == """
         <?xml version="1.0" encoding="UTF-8"?>
-        <testsuites tests="3" failures="1" errors="1" skipped="0" time="2.000">
+        <testsuites tests="3" failures="1" errors="1" time="2.000">
           <testsuite name="handsh" tests="3" failures="1" errors="1" skipped="0" time="2.000">
-            <testcase classname="handsh" name="a.hand" file="a.hand" time="0.013"/>
-            <testcase classname="handsh" name="b#1.hand" file="b#1.hand" time="1.500">
+            <testcase classname="handsh" name="a.hand" time="0.013"/>
+            <testcase classname="handsh" name="b#1.hand" time="1.500">
               <failure message="output differs" type="golden">--- b
         +++ b
         @@ -1 +1 @@
         -x
         +y</failure>
             </testcase>
-            <testcase classname="handsh" name="c.hand" file="c.hand" time="0.000">
+            <testcase classname="handsh" name="c.hand" time="0.000">
               <error message="c.hand:1:3: error: &lt;bad&gt; &amp; &apos;worse&apos;" type="malformed">c.hand:1:3: error: &lt;bad&gt; &amp; &apos;worse&apos;</error>
             </testcase>
           </testsuite>
@@ -553,10 +554,10 @@ import Testing
     #expect(
       xml.contains(
         """
-            <testcase classname="handsh" name="a.hand" file="a.hand" time="0.000">
+            <testcase classname="handsh" name="a.hand" time="0.000">
               <skipped message="no input lines"/>
             </testcase>
-            <testcase classname="handsh" name="b.hand" file="b.hand" time="0.000">
+            <testcase classname="handsh" name="b.hand" time="0.000">
               <system-out>updated</system-out>
             </testcase>
         """))
