@@ -474,6 +474,39 @@ import Testing
         """)
   }
 
+  /// A value longer than prove's reader can match is a list of quoted
+  /// pieces, each at most `tapPieceBytes`, cut after a line break where the
+  /// piece holds one; a `:` in a piece is `\x3a`; joined, they are the value.
+  @Test func longTAPValuesArePieces() {
+    #expect(tapValue("diff", "a: b\n") == [#"  diff: "a: b\n""#])
+    let line = String(repeating: "x", count: 20_000) + "\n"
+    let lines = tapValue("diff", "k: v\n" + line + line + line)
+    #expect(lines.first == "  diff:")
+    #expect(lines.count == 4)
+    #expect(lines[1] == "    - \"k\\x3a v\\n" + String(repeating: "x", count: 20_000) + "\\n\"")
+    #expect(lines.dropFirst().allSatisfy { $0.utf8.count <= tapPieceBytes + 8 })
+    #expect(lines.dropFirst().allSatisfy { $0.hasSuffix("\\n\"") })
+    let long = tapValue("diff", String(repeating: "y", count: 70_000))
+    #expect(long.count == 4)
+    #expect(long.dropFirst().map(\.utf8.count) == [30_008, 30_008, 10_008])
+    // Never cut inside an escape or a character.
+    let escapes = tapValue("errors", String(repeating: "\t♥", count: 20_000))
+    for piece in escapes.dropFirst() {
+      #expect(piece.hasPrefix("    - \"\\t") || piece.hasPrefix("    - \"♥"))
+      #expect(!piece.hasSuffix("\\\""))
+    }
+  }
+
+  /// A text over `junitTextBytes` is cut at a line's end and says how many
+  /// lines were left out.
+  @Test func longJUnitTextsAreCut() {
+    let line = String(repeating: "z", count: 1_000_000)
+    let text = junitText(Array(repeating: line, count: 10), note: "see there")
+    #expect(text.utf8.count <= junitTextBytes)
+    #expect(text.hasSuffix("z\n[2 more lines left out: see there]"))
+    #expect(junitText(["a", "b"], note: "x") == "a\nb")
+  }
+
   @Test func junitXML() {
     #expect(
       String(decoding: junitReport(reports, seconds: 2), as: UTF8.self) == """
