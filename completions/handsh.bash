@@ -34,7 +34,7 @@ _handsh()
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --) options_done=1; break ;;
-            --command | --seed | --limit | --color | --jobs | --junit | --record) ((i++)) ;;
+            --command | --seed | --limit | --color | --jobs | --junit | --shard | --record) ((i++)) ;;
             -[!-]*) _handsh_wants_value "${COMP_WORDS[i]}" && ((i++)) ;;
         esac
     done
@@ -53,7 +53,7 @@ _handsh()
                 _handsh_add_lines "$(compgen -f -- "$cur")"
                 return 0
                 ;;
-            --command | --command= | --seed | --seed= | --limit | --limit= | --jobs | --jobs=)
+            --command | --command= | --seed | --seed= | --limit | --limit= | --jobs | --jobs= | --shard | --shard=)
                 return 0 # a text or a number: nothing to offer
                 ;;
         esac
@@ -68,11 +68,11 @@ _handsh()
                 _handsh_add_lines "$(compgen -f -- "${cur#*=}")" "${cur%%=*}="
                 return 0
                 ;;
-            --command=* | --seed=* | --limit=* | --jobs=*)
+            --command=* | --seed=* | --limit=* | --jobs=* | --shard=*)
                 return 0
                 ;;
             -*)
-                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color --test --update --review -j --jobs --tap --junit --record --lsp -h --help -V --version" "$cur" ""
+                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color --test --update --review -j --jobs --tap --junit --shard --record --lsp -h --help -V --version" "$cur" ""
                 return 0
                 ;;
         esac

@@ -40,6 +40,7 @@ complete -c handsh -l review -d 'with --test: ask about each differing block, th
 complete -c handsh -s j -l jobs -x -d 'with --test: run N files at once (default: CPUs)'
 complete -c handsh -l tap -d 'with --test: report in TAP version 13'
 complete -c handsh -l junit -r -F -d 'with --test: also write JUnit XML to FILE'
+complete -c handsh -l shard -x -d 'with --test: run only part K of N of the files'
 complete -c handsh -l record -r -F -d 'at the prompt: write the session to FILE as a golden test'
 complete -c handsh -l lsp -d 'serve the language server protocol on stdin and stdout'
 complete -c handsh -s h -l help -d 'print this help and exit'

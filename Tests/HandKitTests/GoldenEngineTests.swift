@@ -155,11 +155,12 @@ import Testing
       ])
     #expect(
       messages("#!/usr/bin/env -S handsh --seed x\n") == [
-        "t.hand:1:26: error: invalid seed 'x': expected a whole number from 0 to 18446744073709551615"
+        "t.hand:1:33: error: invalid seed 'x': expected a whole number from 0 to 18446744073709551615"
       ])
+    // A bad value is pointed at, not its option.
     #expect(
       messages("#!/usr/bin/env -S handsh --limit=53\n") == [
-        "t.hand:1:26: error: invalid limit '53': expected a whole number from 1 to 52"
+        "t.hand:1:34: error: invalid limit '53': expected a whole number from 1 to 52"
       ])
     #expect(
       messages("#!/usr/bin/env -S handsh --seed\n") == [
@@ -473,21 +474,54 @@ import Testing
         """)
   }
 
+  /// A value longer than prove's reader can match is a list of quoted
+  /// pieces, each at most `tapPieceBytes`, cut after a line break where the
+  /// piece holds one; a `:` in a piece is `\x3a`; joined, they are the value.
+  @Test func longTAPValuesArePieces() {
+    #expect(tapValue("diff", "a: b\n") == [#"  diff: "a: b\n""#])
+    let line = String(repeating: "x", count: 20_000) + "\n"
+    let lines = tapValue("diff", "k: v\n" + line + line + line)
+    #expect(lines.first == "  diff:")
+    #expect(lines.count == 4)
+    #expect(lines[1] == "    - \"k\\x3a v\\n" + String(repeating: "x", count: 20_000) + "\\n\"")
+    #expect(lines.dropFirst().allSatisfy { $0.utf8.count <= tapPieceBytes + 8 })
+    #expect(lines.dropFirst().allSatisfy { $0.hasSuffix("\\n\"") })
+    let long = tapValue("diff", String(repeating: "y", count: 70_000))
+    #expect(long.count == 4)
+    #expect(long.dropFirst().map(\.utf8.count) == [30_008, 30_008, 10_008])
+    // Never cut inside an escape or a character.
+    let escapes = tapValue("errors", String(repeating: "\t♥", count: 20_000))
+    for piece in escapes.dropFirst() {
+      #expect(piece.hasPrefix("    - \"\\t") || piece.hasPrefix("    - \"♥"))
+      #expect(!piece.hasSuffix("\\\""))
+    }
+  }
+
+  /// A text over `junitTextBytes` is cut at a line's end and says how many
+  /// lines were left out.
+  @Test func longJUnitTextsAreCut() {
+    let line = String(repeating: "z", count: 1_000_000)
+    let text = junitText(Array(repeating: line, count: 10), note: "see there")
+    #expect(text.utf8.count <= junitTextBytes)
+    #expect(text.hasSuffix("z\n[2 more lines left out: see there]"))
+    #expect(junitText(["a", "b"], note: "x") == "a\nb")
+  }
+
   @Test func junitXML() {
     #expect(
       String(decoding: junitReport(reports, seconds: 2), as: UTF8.self) == """
         <?xml version="1.0" encoding="UTF-8"?>
-        <testsuites tests="3" failures="1" errors="1" skipped="0" time="2.000">
+        <testsuites tests="3" failures="1" errors="1" time="2.000">
           <testsuite name="handsh" tests="3" failures="1" errors="1" skipped="0" time="2.000">
-            <testcase classname="handsh" name="a.hand" file="a.hand" time="0.013"/>
-            <testcase classname="handsh" name="b#1.hand" file="b#1.hand" time="1.500">
+            <testcase classname="handsh" name="a.hand" time="0.013"/>
+            <testcase classname="handsh" name="b#1.hand" time="1.500">
               <failure message="output differs" type="golden">--- b
         +++ b
         @@ -1 +1 @@
         -x
         +y</failure>
             </testcase>
-            <testcase classname="handsh" name="c.hand" file="c.hand" time="0.000">
+            <testcase classname="handsh" name="c.hand" time="0.000">
               <error message="c.hand:1:3: error: &lt;bad&gt; &amp; &apos;worse&apos;" type="malformed">c.hand:1:3: error: &lt;bad&gt; &amp; &apos;worse&apos;</error>
             </testcase>
           </testsuite>
@@ -553,10 +587,10 @@ import Testing
     #expect(
       xml.contains(
         """
-            <testcase classname="handsh" name="a.hand" file="a.hand" time="0.000">
+            <testcase classname="handsh" name="a.hand" time="0.000">
               <skipped message="no input lines"/>
             </testcase>
-            <testcase classname="handsh" name="b.hand" file="b.hand" time="0.000">
+            <testcase classname="handsh" name="b.hand" time="0.000">
               <system-out>updated</system-out>
             </testcase>
         """))

@@ -59,7 +59,7 @@ import Testing
   @Test func junitHoldsNoCharacterXMLForbids() {
     let report = GoldenFileReport(
       path: safeText(Array("a\u{FFFE}.hand".utf8)),
-      status: .error(["x \u{FFFF} \u{1} y"]), seconds: 0)
+      status: .error(["x \u{FFFF} \u{1} y"]), seconds: 0, name: Array("a\u{FFFE}.hand".utf8))
     let xml = String(decoding: junitReport([report], seconds: 0), as: UTF8.self)
     #expect(!xml.unicodeScalars.contains { $0.value == 0xFFFE || $0.value == 0xFFFF })
     #expect(xml.contains("a\\u{FFFE}.hand"))

@@ -514,8 +514,14 @@ final class GoldenModeTests: XCTestCase {
       (["--tap", "x"], "--tap can only be used with --test"),
       (["--junit", "j.xml", "x"], "--junit can only be used with --test"),
       (["-j", "2", "x"], "-j can only be used with --test"),
-      (["--test", "-j", "0", "x"], "invalid jobs '0': expected a whole number of 1 or more"),
-      (["--test", "-jx", "x"], "invalid jobs 'x': expected a whole number of 1 or more"),
+      (
+        ["--test", "-j", "0", "x"],
+        "invalid jobs '0': expected a whole number from 1 to 18446744073709551615"
+      ),
+      (
+        ["--test", "-jx", "x"],
+        "invalid jobs 'x': expected a whole number from 1 to 18446744073709551615"
+      ),
       (["--record", "r.hand", "x.hand"], "--record cannot be used with a SCRIPT ('x.hand')"),
       (["--record", "r.hand", "-c", "add"], "--record cannot be used with -c"),
       (["--record", "r.hand"], "--record needs the prompt: stdin and stdout or stderr a terminal"),

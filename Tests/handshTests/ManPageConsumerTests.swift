@@ -136,7 +136,42 @@ final class ManPageConsumerTests: XCTestCase {
       return try String(contentsOf: out, encoding: .utf8)
     }
     XCTAssertEqual(try landing(String(setting)), "♥♥ 1\n")
-    XCTAssertNotEqual(try landing(#"set errorformat=%f:%l:%c:\ %m"#), "♥♥ 1\n")
+    // `%c`, a byte offset, lands to the left of the word, as the man page says.
+    let byByte = try landing(#"set errorformat=%f:%l:%c:\ %m"#)
+    XCTAssertEqual(byByte, "v ♥♥ 1\n")
+    let text = try String(contentsOf: manPage, encoding: .utf8)
+    XCTAssertTrue(text.contains("as a byte offset, and so lands to the left"), "man page")
+  }
+
+  /// Every line `--test` writes on stderr, `PATH:LINE: output differs` and
+  /// `PATH:LINE:COLUMN: error: …`, is a valid quickfix entry under the man
+  /// page's errorformat, at the line it names.
+  func testVimReadsEveryLineOfATestRunWithTheManPagesErrorformat() throws {
+    let vim = try tool("vim")
+    try write("t/fail.hand", "add\n#> x\nadd\n#> y\n")
+    try write("t/bad.hand", "add\n#>x\n")
+    let run = try TestProcess.run(binary, ["--test", "t"], in: folder)
+    XCTAssertEqual(run.status, 2)
+    try run.stderr.write(to: folder.appendingPathComponent("errors"))
+    XCTAssertEqual(
+      run.err,
+      "t/bad.hand:2:3: error: malformed expected output: '#>' must be followed by a space or "
+        + "the end of the line\nt/fail.hand:1: output differs\nt/fail.hand:3: output differs\n")
+    let block = try XCTUnwrap(
+      literalBlocks(under: "Diagnostics").first { $0.contains("efm") || $0.contains("errorformat") }
+    )
+    let setting = String(try XCTUnwrap(block.split(separator: "\n").first).dropFirst())
+    let list = try TestProcess.run(
+      vim,
+      [
+        "-N", "-u", "NONE", "-i", "NONE", "-es", "-c", setting, "-c", "cfile errors", "-c",
+        #"call writefile(map(getqflist(), 'v:val.valid . " " . bufname(v:val.bufnr) . ":" . v:val.lnum'), "out")"#,
+        "-c", "qa!",
+      ], in: folder)
+    XCTAssertEqual(list.status, 0, list.err)
+    XCTAssertEqual(
+      try String(contentsOf: folder.appendingPathComponent("out"), encoding: .utf8),
+      "1 t/bad.hand:2\n1 t/fail.hand:1\n1 t/fail.hand:3\n")
   }
 
   /// The report: `git apply -p0` rejects `./` names, plain `git apply`

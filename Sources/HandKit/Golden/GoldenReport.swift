@@ -90,7 +90,8 @@ let skipReason = "no input lines"
 /// scalar, the one form that both prove's YAMLish reader and a full YAML
 /// parser read back exactly, whatever its first character (a block scalar
 /// loses a leading space, and prove's reader knows no indentation
-/// indicator).
+/// indicator); a longer one than that reader can match is a list of such
+/// scalars (`tapValue`).
 public func tapReport(_ reports: [GoldenFileReport], update: Bool) -> [UInt8] {
   var lines = ["TAP version 13", "1..\(reports.count)"]
   for (number, report) in reports.enumerated() {
@@ -104,69 +105,163 @@ public func tapReport(_ reports: [GoldenFileReport], update: Bool) -> [UInt8] {
       lines.append("ok " + name + " # SKIP " + skipReason)
     case .failed(let diff):
       lines.append("not ok " + name)
-      lines += [
-        "  ---", "  message: " + yamlQuoted("output differs"),
-        "  diff: " + yamlQuoted(textLines(diff).map { $0 + "\n" }.joined()), "  ...",
-      ]
+      lines += ["  ---"] + tapValue("message", "output differs")
+      lines += tapValue("diff", textLines(diff).map { $0 + "\n" }.joined()) + ["  ..."]
     case .error(let messages):
       lines.append("not ok " + name)
-      lines += [
-        "  ---", "  message: " + yamlQuoted("error"),
-        "  errors: " + yamlQuoted(messages.map { reportText($0.utf8) + "\n" }.joined()), "  ...",
-      ]
+      lines += ["  ---"] + tapValue("message", "error")
+      lines += tapValue("errors", messages.map { reportText($0.utf8) + "\n" }.joined())
+      lines += ["  ..."]
     }
   }
   lines.append("# " + GoldenSummary(reports).line(update: update))
   return Array((lines.joined(separator: "\n") + "\n").utf8)
 }
 
-/// The report as JUnit XML: one test suite named `handsh`, one test case
-/// per file, a failure holding the diff, an error holding the messages, a
-/// skipped file marked so, and an updated one saying so. Times are in
-/// seconds, to the millisecond.
-public func junitReport(_ reports: [GoldenFileReport], seconds: Double) -> [UInt8] {
+/// The most bytes between the quotes of a scalar in the TAP. prove's YAMLish
+/// reader matches a quoted scalar with a regular expression that Perl stops
+/// after 32,766 repetitions (65,534 since Perl 5.30), one per character:
+/// past it, the reader fails and every later test is lost.
+public let tapPieceBytes = 30_000
+
+/// One key of a YAML block, as lines: `  KEY: "VALUE"`, or when the quoted
+/// value would be longer than `tapPieceBytes`, `  KEY:` and a list of
+/// quoted pieces (`    - "…"`), each at most that long, cut after a line
+/// break where the piece holds one (else between two characters), which
+/// joined in order give the value. In a piece each `:` is written `\x3a`:
+/// prove's reader takes a list item whose first word ends in `:` for a key.
+func tapValue(_ key: String, _ text: String) -> [String] {
+  var whole: [UInt8] = []
+  for scalar in text.unicodeScalars {
+    yamlEscape(scalar, into: &whole)
+    if whole.count > tapPieceBytes { break }
+  }
+  guard whole.count > tapPieceBytes else {
+    return ["  \(key): \"" + String(decoding: whole, as: UTF8.self) + "\""]
+  }
+  var lines = ["  \(key):"]
+  func emit<Bytes: Collection<UInt8>>(_ piece: Bytes) {
+    lines.append("    - \"" + String(decoding: piece, as: UTF8.self) + "\"")
+  }
+  var piece: [UInt8] = []
+  var lineEnd: Int?
+  var escaped: [UInt8] = []
+  for scalar in text.unicodeScalars {
+    escaped.removeAll(keepingCapacity: true)
+    if scalar == ":" {
+      escaped += Array("\\x3a".utf8)
+    } else {
+      yamlEscape(scalar, into: &escaped)
+    }
+    if piece.count + escaped.count > tapPieceBytes {
+      if let end = lineEnd, end < piece.count {
+        emit(piece[..<end])
+        piece.removeFirst(end)
+      } else {
+        emit(piece)
+        piece.removeAll(keepingCapacity: true)
+      }
+      lineEnd = nil
+    }
+    piece += escaped
+    if scalar == "\n" { lineEnd = piece.count }
+  }
+  if !piece.isEmpty { emit(piece) }
+  return lines
+}
+
+/// The report as JUnit XML, valid under the schema Jenkins' xUnit plugin
+/// validates with (`junit-10.xsd`): one test suite named `handsh`, one test
+/// case per file, a failure holding the diff, an error holding the
+/// messages, a skipped file marked so, and an updated one saying so. Times
+/// are in seconds, to the millisecond. `bodies`: each case's body as
+/// `junitCaseBody` made it, when the runner made it while it timed the case.
+public func junitReport(
+  _ reports: [GoldenFileReport], seconds: Double, bodies: [[String]]? = nil
+) -> [UInt8] {
   let summary = GoldenSummary(reports)
   // On both: a consumer that reads either never recounts (nor sums the
-  // cases' times into the run's).
+  // cases' times into the run's). That schema allows `skipped` only on the
+  // suite.
   let totals =
     "tests=\"\(reports.count)\" failures=\"\(summary.failed)\" errors=\"\(summary.errors)\""
-    + " skipped=\"\(summary.skipped)\" time=\"\(milliseconds(seconds))\""
+  let time = " time=\"\(milliseconds(seconds))\""
   var lines = [
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-    "<testsuites \(totals)>",
-    "  <testsuite name=\"handsh\" \(totals)>",
+    "<testsuites \(totals)\(time)>",
+    "  <testsuite name=\"handsh\" \(totals) skipped=\"\(summary.skipped)\"\(time)>",
   ]
-  for report in reports {
-    let path = xmlEscaped(reportText(report.path.utf8))
+  for (index, report) in reports.enumerated() {
     let open =
-      "    <testcase classname=\"handsh\" name=\"\(path)\" file=\"\(path)\""
+      "    <testcase classname=\"handsh\" name=\"\(xmlEscaped(junitName(report.name)))\""
       + " time=\"\(milliseconds(report.seconds))\""
-    switch report.status {
-    case .passed:
+    let body = bodies.flatMap { index < $0.count ? $0[index] : nil } ?? junitCaseBody(report)
+    if body.isEmpty {
       lines.append(open + "/>")
-    case .updated:
-      lines += [open + ">", "      <system-out>updated</system-out>", "    </testcase>"]
-    case .skipped:
-      lines += [
-        open + ">", "      <skipped message=\"\(skipReason)\"/>", "    </testcase>",
-      ]
-    case .failed(let diff):
-      lines.append(open + ">")
-      lines.append(
-        "      <failure message=\"output differs\" type=\"golden\">"
-          + textLines(diff).map(xmlEscaped).joined(separator: "\n") + "</failure>")
-      lines.append("    </testcase>")
-    case .error(let messages):
-      let safe = messages.map { xmlEscaped(reportText($0.utf8)) }
-      lines.append(open + ">")
-      lines.append(
-        "      <error message=\"\(safe.first ?? "error")\" type=\"\(xmlEscaped(report.errorType))\">"
-          + safe.joined(separator: "\n") + "</error>")
-      lines.append("    </testcase>")
+    } else {
+      lines += [open + ">"] + body + ["    </testcase>"]
     }
   }
   lines += ["  </testsuite>", "</testsuites>"]
   return Array((lines.joined(separator: "\n") + "\n").utf8)
+}
+
+/// The lines inside one file's `<testcase>`: none for a pass.
+public func junitCaseBody(_ report: GoldenFileReport) -> [String] {
+  switch report.status {
+  case .passed:
+    return []
+  case .updated:
+    return ["      <system-out>updated</system-out>"]
+  case .skipped:
+    return ["      <skipped message=\"\(skipReason)\"/>"]
+  case .failed(let diff):
+    let text = junitText(
+      textLines(diff).map(xmlEscaped), note: "the plain report has the whole diff")
+    return ["      <failure message=\"output differs\" type=\"golden\">" + text + "</failure>"]
+  case .error(let messages):
+    let safe = messages.map { xmlEscaped(reportText($0.utf8)) }
+    let text = junitText(safe, note: "the standard error has them all")
+    let type = xmlEscaped(report.errorType)
+    return [
+      "      <error message=\"\(safe.first ?? "error")\" type=\"\(type)\">" + text + "</error>"
+    ]
+  }
+}
+
+/// The most bytes of one text node in the JUnit report: libxml2 (xmllint,
+/// and readers on lxml such as junitparser) rejects a whole document with a
+/// text node over 10,000,000 bytes.
+public let junitTextBytes = 8 << 20
+
+/// Escaped lines joined as one text node, cut at a line's end to at most
+/// `junitTextBytes`, and then followed by `[N more lines left out: NOTE]`.
+func junitText(_ lines: [String], note: String) -> String {
+  var kept = 0
+  var bytes = 0
+  for line in lines {
+    let more = line.utf8.count + (kept == 0 ? 0 : 1)
+    if bytes + more > junitTextBytes - 200 { break }
+    bytes += more
+    kept += 1
+  }
+  guard kept < lines.count else { return lines.joined(separator: "\n") }
+  let left = lines.count - kept
+  let said = "[\(left) more line\(left == 1 ? "" : "s") left out: \(note)]"
+  return (lines[..<kept] + [said]).joined(separator: "\n")
+}
+
+/// A JUnit test case's name: as in TAP, each `\` written `\\`, the rest
+/// made safe as in diagnostics, so that no two files share a name
+/// (`ctl<U+0001>.hand` is `ctl\x01.hand`, a file named so `ctl\\x01.hand`).
+func junitName(_ path: [UInt8]) -> String {
+  var out = ""
+  var start = 0
+  for (index, byte) in path.enumerated() where byte == 0x5C {
+    out += reportText(path[start..<index]) + "\\\\"
+    start = index + 1
+  }
+  return out + reportText(path[start...])
 }
 
 /// The lines of a diff as text a report can hold: made safe as in
@@ -220,21 +315,25 @@ func tapName(_ path: [UInt8]) -> String {
   return out + reportText(path[start...])
 }
 
-/// A YAML double-quoted scalar: `\`, `"`, and the line breaks and tabs
+/// A YAML double-quoted scalar: `\\`, `"`, and the line breaks and tabs
 /// escaped (the text is otherwise printable: made safe as in diagnostics).
 func yamlQuoted(_ text: String) -> String {
-  var out = "\""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\\": out += "\\\\"
-    case "\"": out += "\\\""
-    case "\n": out += "\\n"
-    case "\r": out += "\\r"
-    case "\t": out += "\\t"
-    default: out.unicodeScalars.append(scalar)
-    }
+  var out: [UInt8] = [0x22]
+  for scalar in text.unicodeScalars { yamlEscape(scalar, into: &out) }
+  out.append(0x22)
+  return String(decoding: out, as: UTF8.self)
+}
+
+/// One character of a YAML double-quoted scalar, escaped if need be.
+private func yamlEscape(_ scalar: Unicode.Scalar, into out: inout [UInt8]) {
+  switch scalar {
+  case "\\": out += [0x5C, 0x5C]
+  case "\"": out += [0x5C, 0x22]
+  case "\n": out += [0x5C, UInt8(ascii: "n")]
+  case "\r": out += [0x5C, UInt8(ascii: "r")]
+  case "\t": out += [0x5C, UInt8(ascii: "t")]
+  default: UTF8.encode(scalar) { out.append($0) }
   }
-  return out + "\""
 }
 
 private func xmlEscaped(_ text: String) -> String {

@@ -31,11 +31,13 @@ public struct GoldenMemory: GoldenEffects, Sendable {
     self.readFile = readFile
   }
 
-  /// Fails only where no file could ever be written: an empty name, or one
-  /// that names a folder (ends in `/`). The reasons are the C library's.
+  /// Fails only where no file could ever be written: an empty name, one
+  /// that names a folder (ends in `/`), or one that holds a NUL byte, which
+  /// no file name can. The reasons are the C library's.
   public mutating func save(_ script: String, to file: String) -> String? {
     if file.isEmpty { return "No such file or directory" }
     if file.hasSuffix("/") { return "Is a directory" }
+    if file.utf8.contains(0) { return "Invalid argument" }
     files[file] = Array(script.utf8)
     return nil
   }

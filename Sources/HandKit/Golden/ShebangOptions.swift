@@ -26,8 +26,8 @@ package enum ShebangOptions {
   /// all, so that the file runs the same way on its own.
   package static let commandLineLongOptions = [
     "command", "seed", "limit", "keep-going", "check", "quiet", "interactive", "echo", "json",
-    "ascii", "color", "test", "update", "review", "jobs", "tap", "junit", "record", "lsp",
-    "help", "version",
+    "ascii", "color", "test", "update", "review", "jobs", "tap", "junit", "shard", "record",
+    "lsp", "help", "version",
   ]
 
   /// Applies the options of shebang line `line` (its content) to `settings`.
@@ -64,10 +64,16 @@ package enum ShebangOptions {
     while i < words.count {
       let (argument, _) = words[i]
       let at = i
-      func value(_ shown: String) throws(GoldenDiagnostic) -> [UInt8] {
+      // The value that follows as the next word, and its column.
+      func value(_ shown: String) throws(GoldenDiagnostic) -> ([UInt8], Int) {
         i += 1
         guard i < words.count else { throw fail("option '\(shown)' requires an argument", at) }
-        return words[i].bytes
+        return (words[i].bytes, words[i].column)
+      }
+      // The column of the value attached to this word after its first
+      // `skip` bytes.
+      func attachedColumn(after skip: Int) -> Int {
+        words[at].column + argument.prefix(skip).filter { $0 & 0xC0 != 0x80 }.count
       }
       if argument.starts(with: Array("--".utf8)), argument.count > 2 {
         let body = argument.dropFirst(2)
@@ -82,13 +88,13 @@ package enum ShebangOptions {
           throw fail("'--\(safeText(typed))' cannot be used in a test file; \(allowed)", at)
         }
         if spec.takesValue {
-          let text: [UInt8]
+          var given = (bytes: [UInt8](), column: 0)
           if let equals {
-            text = Array(body[(equals + 1)...])
+            given = (Array(body[(equals + 1)...]), attachedColumn(after: equals + 1))
           } else {
-            text = try value("--" + spec.long)
+            given = try value("--" + spec.long)
           }
-          try set(spec, text, &settings, at: words[at].column)
+          try set(spec, given.bytes, &settings, at: given.column)
         } else {
           guard equals == nil else {
             throw fail("option '--\(spec.long)' doesn't allow an argument", at)
@@ -104,13 +110,13 @@ package enum ShebangOptions {
             throw fail("'-\(safeText([flag]))' cannot be used in a test file; \(allowed)", at)
           }
           if spec.takesValue {
-            let text: [UInt8]
+            var given = (bytes: [UInt8](), column: 0)
             if flags.isEmpty {
-              text = try value("-" + String(Unicode.Scalar(flag)))
+              given = try value("-" + String(Unicode.Scalar(flag)))
             } else {
-              text = Array(flags)
+              given = (Array(flags), attachedColumn(after: flags.startIndex))
             }
-            try set(spec, text, &settings, at: words[at].column)
+            try set(spec, given.bytes, &settings, at: given.column)
             break
           }
           try set(spec, [], &settings, at: words[at].column)

@@ -44,6 +44,8 @@ package struct Options: Equatable {
   package var jobs: Int?
   package var tap = false
   package var junit: [UInt8]?
+  /// `--shard K/N`: run only part K of N of the files found.
+  package var shard: Shard?
   /// `--record FILE`: write the prompt's session to FILE as a golden test.
   package var record: [UInt8]?
   /// The PATH operands of `--test`, as raw bytes.
@@ -58,6 +60,22 @@ package struct Options: Equatable {
 
   /// The defaults: no SCRIPT, limit 5, colour when a terminal shows it.
   package init() {}
+
+  /// `--shard K/N`: part K (`part`, from 1) of N (`count`).
+  package struct Shard: Equatable, Sendable {
+    package var part: UInt64
+    package var count: UInt64
+
+    /// `K/N` with 1 <= K <= N, both whole numbers in decimal digits.
+    package init?(_ text: [UInt8]) {
+      let pieces = text.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+      guard pieces.count == 2, let part = UInt64(decimalDigits: Array(pieces[0])),
+        let count = UInt64(decimalDigits: Array(pieces[1])), part >= 1, part <= count
+      else { return nil }
+      self.part = part
+      self.count = count
+    }
+  }
 }
 
 /// A usage error: what `handsh:` says before exiting with status 2.
@@ -166,7 +184,9 @@ extension Options {
       options, text throws(UsageError) in
       guard let jobs = UInt64(decimalDigits: text), jobs >= 1 else {
         throw UsageError(
-          message: "invalid jobs '\(safeText(text))': expected a whole number of 1 or more")
+          message:
+            "invalid jobs '\(safeText(text))': expected a whole number from 1 to 18446744073709551615"
+        )
       }
       options.jobs = Int(min(jobs, 1024))
     },
@@ -176,6 +196,18 @@ extension Options {
     OptionSpec(
       short: nil, long: "junit", value: "FILE", help: "with --test: also write JUnit XML to FILE"
     ) { options, text throws(UsageError) in options.junit = text },
+    OptionSpec(
+      short: nil, long: "shard", value: "K/N",
+      help: "with --test: run only part K of N of the files"
+    ) {
+      options, text throws(UsageError) in
+      guard let shard = Shard(text) else {
+        throw UsageError(
+          message:
+            "invalid shard '\(safeText(text))': expected K/N, whole numbers with K from 1 to N")
+      }
+      options.shard = shard
+    },
     OptionSpec(
       short: nil, long: "record", value: "FILE",
       help: "at the prompt: write the session to FILE as a golden test"
@@ -307,6 +339,7 @@ extension Options {
       if review {
         let conflicts: [(Bool, String)] = [
           (update, "--update"), (tap, "--tap"), (junit != nil, "--junit"),
+          (shard != nil, "--shard"),
         ]
         if let (_, name) = conflicts.first(where: { $0.0 }) {
           throw UsageError(message: "--review cannot be used with \(name)")
@@ -315,7 +348,7 @@ extension Options {
     } else {
       let needTest: [(Bool, String)] = [
         (update, "--update"), (review, "--review"), (tap, "--tap"), (junit != nil, "--junit"),
-        (jobs != nil, "-j"),
+        (jobs != nil, "-j"), (shard != nil, "--shard"),
       ]
       if let (_, name) = needTest.first(where: { $0.0 }) {
         throw UsageError(message: "\(name) can only be used with --test")
@@ -354,7 +387,8 @@ extension Options {
   package static var usage: String {
     var lines = [
       "Usage: handsh [OPTIONS] [SCRIPT | -]",
-      "       handsh --test [--update | --review] [-j N] [--tap] [--junit FILE] PATH...",
+      "       handsh --test [--update | --review] [-j N] [--tap] [--junit FILE]",
+      "                     [--shard K/N] PATH...",
       "       handsh --lsp [--ascii]",
       "A shell for a hand of playing cards: runs SCRIPT, -c TEXT, or stdin;",
       "with a terminal and no SCRIPT, a readline prompt. Type 'help' inside.",

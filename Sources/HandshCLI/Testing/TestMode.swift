@@ -25,6 +25,9 @@ struct GoldenTestRun {
     var differing: [Int] = []
     var result: GoldenResult?
     var snapshot: TestFiles.Snapshot?
+    /// With `--junit`: the lines inside its `<testcase>`, made while the
+    /// file was timed.
+    var junitBody: [String]?
   }
 
   /// Whether the diffs are coloured: as hand lines are (handsh(1), Colour).
@@ -33,7 +36,7 @@ struct GoldenTestRun {
   /// Runs everything and prints the report; the exit status.
   func run(_ output: inout Output) -> Int32 {
     let started = Platform.monotonicSeconds()
-    let items = TestFiles.find(options.paths)
+    let items = TestFiles.shard(TestFiles.find(options.paths), options.shard)
     let jobs = max(1, min(options.jobs ?? Platform.processorCount(), items.count))
     var outcomes = parallelMap(items, jobs: jobs) { item in runOne(item) }
     if options.review { review(&outcomes, &output) }
@@ -72,7 +75,9 @@ struct GoldenTestRun {
     var status: Int32 =
       summary.errors > 0 ? 2 : summary.failed > 0 || summary.kept > 0 ? 1 : 0
     if let junit = options.junit {
-      let xml = junitReport(reports, seconds: Platform.monotonicSeconds() - started)
+      let bodies = outcomes.map { $0.junitBody ?? junitCaseBody($0.report) }
+      let xml = junitReport(
+        reports, seconds: Platform.monotonicSeconds() - started, bodies: bodies)
       if let failure = writeFile(xml, to: junit) {
         Platform.printError("handsh: \(failure)")
         status = 2
@@ -109,9 +114,19 @@ struct GoldenTestRun {
     return out
   }
 
-  /// Reads, checks and runs one file, and with `--update` rewrites it.
+  /// Reads, checks and runs one file, and with `--update` rewrites it;
+  /// with `--junit` makes its test case's body too, within its time.
   private func runOne(_ item: TestFiles.Item) -> Outcome {
     let started = Platform.monotonicSeconds()
+    var outcome = runTimed(item, started: started)
+    if options.junit != nil {
+      outcome.junitBody = junitCaseBody(outcome.report)
+      outcome.report.seconds = Platform.monotonicSeconds() - started
+    }
+    return outcome
+  }
+
+  private func runTimed(_ item: TestFiles.Item, started: Double) -> Outcome {
     let shown = safeText(item.path)
     func outcome(_ status: GoldenFileReport.Status, type: String = "malformed") -> Outcome {
       Outcome(
@@ -165,6 +180,27 @@ enum TestFiles {
     /// Why it cannot run (a PATH that does not exist, a folder without
     /// tests, a FIFO); the message after `handsh: `.
     var problem: String?
+    /// A problem of a PATH itself (it does not exist, or holds no test):
+    /// reported by every part of a `--shard` run, never split off.
+    var ofOperand = false
+  }
+
+  /// `--shard K/N`: file I of `items` (from 0, in the report's order) goes
+  /// to part `I mod N + 1`, and only part K is kept; the problems of a
+  /// PATH itself stay in every part.
+  static func shard(_ items: [Item], _ shard: Options.Shard?) -> [Item] {
+    guard let shard else { return items }
+    var kept: [Item] = []
+    var index: UInt64 = 0
+    for item in items {
+      if item.ofOperand {
+        kept.append(item)
+        continue
+      }
+      if index % shard.count + 1 == shard.part { kept.append(item) }
+      index += 1
+    }
+    return kept
   }
 
   /// Every file the PATHs name, folders searched for `*.hand` (skipping
@@ -181,7 +217,9 @@ enum TestFiles {
       var status = stat()
       guard Platform.status(of: base, &status, follow: true) else {
         let reason = Platform.describe(errno)
-        items.append(Item(path: base, problem: "cannot open '\(safeText(base))': \(reason)"))
+        items.append(
+          Item(
+            path: base, problem: "cannot open '\(safeText(base))': \(reason)", ofOperand: true))
         continue
       }
       switch status.st_mode & S_IFMT {
@@ -189,7 +227,8 @@ enum TestFiles {
         var found: [Item] = []
         walk(base, into: &found)
         if found.isEmpty {
-          found.append(Item(path: base, problem: "no .hand files in '\(safeText(base))'"))
+          found.append(
+            Item(path: base, problem: "no .hand files in '\(safeText(base))'", ofOperand: true))
         }
         items += found
       case S_IFREG:
@@ -312,17 +351,39 @@ enum TestFiles {
     return now.text == snapshot.text
   }
 
-  /// The name a diff's headers give the file at `path`: the path itself, or
-  /// when it is a symbolic link the file `--update` writes, its target, as a
-  /// path from the current folder (GNU patch refuses to patch through a
-  /// link). A target whose real path cannot be found keeps the link's name.
+  /// The name a diff's headers give the file at `path`: the path itself
+  /// when no symbolic link leads to it; else the file `--update` writes, the
+  /// path with every link resolved (to a file or to a folder), written as
+  /// the PATH that reached it is: from the current folder, with `./` in
+  /// front when the path has it (`./t/link.hand` -> `./t/real.hand`), or
+  /// from `/` for an absolute one. So GNU patch, which refuses to patch
+  /// through a link, and `git apply` (`-p0`, or by default with `./`),
+  /// which refuses a name beyond a link, both take it. A target outside the
+  /// current folder gets `..` steps; one whose real path cannot be found
+  /// keeps the path.
   static func patchedName(_ path: [UInt8]) -> [UInt8] {
-    var status = stat()
-    guard Platform.status(of: path, &status, follow: false), status.st_mode & S_IFMT == S_IFLNK,
-      let target = realPath(path), let here = realPath([0x2E])
-    else { return path }
-    let targetParts = target.split(separator: 0x2F)
-    let hereParts = here.split(separator: 0x2F)
+    let slash = UInt8(ascii: "/")
+    guard let target = realPath(path) else { return path }
+    let absolute = path.first == slash
+    var here: [UInt8] = []
+    if !absolute {
+      guard let current = realPath([0x2E]) else { return path }
+      here = current
+    }
+    // The path as it would be with no link on the way.
+    var lexical: [[UInt8]] = absolute ? [] : here.split(separator: slash).map(Array.init)
+    for part in path.split(separator: slash) {
+      if part.elementsEqual([0x2E]) { continue }
+      if part.elementsEqual([0x2E, 0x2E]) {
+        if !lexical.isEmpty { lexical.removeLast() }
+        continue
+      }
+      lexical.append(Array(part))
+    }
+    let targetParts = target.split(separator: slash).map(Array.init)
+    guard targetParts != lexical else { return path }
+    if absolute { return target }
+    let hereParts = here.split(separator: slash).map(Array.init)
     var common = 0
     while common < min(targetParts.count, hereParts.count),
       targetParts[common] == hereParts[common]
@@ -332,10 +393,11 @@ enum TestFiles {
     // Under the current folder a plain relative path; elsewhere one with
     // `..` steps.
     let ups = hereParts.count - common
-    let rest = targetParts[common...].map(Array.init)
+    let rest = Array(targetParts[common...])
     guard !rest.isEmpty else { return path }
     let steps = Array(repeating: [UInt8]("..".utf8), count: ups) + rest
-    return Array(steps.joined(separator: [0x2F]))
+    let relative = Array(steps.joined(separator: [slash]))
+    return ups == 0 && path.starts(with: [0x2E, slash]) ? [0x2E, slash] + relative : relative
   }
 
   /// realpath(3) of a path given as bytes, or nil.
