@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import HandKit
@@ -268,6 +269,41 @@ import Testing
         [],
         [OutputLine(.stderr, "error: cannot write : No such file or directory")],
       ])
+  }
+
+  /// A test writes no file, through either runner of golden tests (the
+  /// engine with its memory, as `--test` runs it, and a document, as the
+  /// language server runs it): saves to a new folder's files by their
+  /// absolute names, and to a name of the working folder, leave nothing
+  /// there, and a later `source` of the same test reads the script from
+  /// the test's memory.
+  @Test func aSaveInATestWritesNoRealFile() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("handsh-golden-saves-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let inFolder = folder.appendingPathComponent("new.hand").path
+    let relative = "handsh-golden-save-\(UUID().uuidString).hand"
+    let text = """
+      #!/usr/bin/env -S handsh --seed 42
+      add; save "\(inFolder)"; save \(relative)
+      #> 7♥
+      new 1; source "\(inFolder)"; show
+      #> (empty)
+      #> (empty)
+      #> 7♥
+      #> 1  7♥
+
+      """
+    var memory = GoldenMemory()
+    let result = file(text).run(effects: memory)
+    #expect(result.passed)
+    #expect(memory.save("x\n", to: inFolder) == nil)
+    #expect(memory.saved(inFolder) == Array("x\n".utf8))
+    let document = HandDocument(text: Array(text.utf8))
+    #expect(document.diagnostics.isEmpty, "\(document.diagnostics)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    #expect(!FileManager.default.fileExists(atPath: relative))
   }
 
   @Test func reviewWritesTheAcceptedBlocksOnly() {

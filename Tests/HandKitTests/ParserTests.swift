@@ -21,6 +21,25 @@ import Testing
     errors(line).first.map { "\($0.column): \($0.message)" }
   }
 
+  /// The line parser packs a name's key from its first eight bytes as it
+  /// scans the word, and NUL bytes add nothing to the key: only the length
+  /// tells `history` from `history` and a NUL, so every name followed by
+  /// NULs (up to eight bytes, and past them) is an unknown command, not
+  /// the command.
+  @Test func aNameFollowedByNULsInALineIsNoCommand() {
+    for command in CommandName.allCases {
+      let name = command.rawValue
+      for count in Set([1, 8 - name.utf8.count, 9 - name.utf8.count, 12]) where count > 0 {
+        let word = name + String(repeating: "\0", count: count)
+        #expect(commands(word) == [], "\(name) and \(count) NULs ran")
+        let shown = name + String(repeating: "\\x00", count: count)
+        #expect(
+          error(word)?.hasPrefix("1: unknown command '\(shown)'") == true,
+          "\(name) and \(count) NULs")
+      }
+    }
+  }
+
   @Test func everyCommandParses() {
     #expect(
       commands(

@@ -82,6 +82,40 @@ struct ReaderTests {
     #expect(whole.bytes == text)
   }
 
+  /// A size limit holds for a file that grows while it is read, not only
+  /// for the size it has when opened: here the file is 100 bytes when
+  /// opened (under the limit of 4 KiB), and gains 1000 bytes after each
+  /// read, up to 50 000. The read stops as soon as what it read passes the
+  /// limit, and says `too large`.
+  @Test func aFileThatGrowsPastTheSizeLimitWhileReadIsTooLarge() throws {
+    let box = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: box) }
+    let file = box.appendingPathComponent("growing.hand").path
+    let line = Array("add\n".utf8)
+    #expect(
+      FileManager.default.createFile(
+        atPath: file, contents: Data(Array(repeating: line, count: 25).joined())))
+    let appender = open(file, O_WRONLY | O_APPEND)
+    #expect(appender >= 0)
+    defer { close(appender) }
+    let more = Array(Array(repeating: line, count: 250).joined())
+    var grown = 0
+    let result = readFile(Array(file.utf8), others: .refuse, sizeLimit: 4096) { _, _ in
+      if grown < 50 {
+        grown += 1
+        more.withUnsafeBytes { #expect(write(appender, $0.baseAddress, $0.count) == 1000) }
+      }
+      return true
+    }
+    switch result {
+    case .success(let read):
+      Issue.record("read \(read.bytes.count) bytes past the limit of 4096")
+    case .failure(let error):
+      #expect(error.description.hasPrefix("cannot read '\(file)': too large"))
+    }
+    #expect(grown < 10)
+  }
+
   /// A fresh folder of this test's own.
   private func temporaryFolder() throws -> URL {
     let box = FileManager.default.temporaryDirectory

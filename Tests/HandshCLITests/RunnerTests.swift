@@ -153,6 +153,41 @@ struct RunnerTests {
     #expect(runner.output.buffer.count < 2 * Output.flushThreshold)
   }
 
+  /// Held text (here `help`, with no hand line in it, whose own check
+  /// would stop its chunk) is not gathered in memory once a write has
+  /// failed: the first chunk's failed write ends the commit, and what
+  /// stays buffered is at most about one chunk, not the 2 MB held.
+  @Test func heldTextStopsAtAFailedWrite() throws {
+    let text = Array(String(repeating: "help\n", count: 2_000).utf8)
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("handsh-held-text-\(UUID().uuidString)").path
+    #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let fd = open(path, O_RDONLY)
+    #expect(fd >= 0)
+    defer { close(fd) }
+    var (runner, ahead) = try runAhead(text, output: fd)
+    #expect(ahead.pausedAt == nil)
+    ahead.commit(
+      to: &runner.output, history: runner.session.history, renderer: runner.executor.renderer)
+    #expect(runner.output.failure == EBADF)
+    #expect(runner.output.buffer.count < 2 * Output.flushThreshold)
+  }
+
+  /// `history` is never run ahead (its output grows with the history, and
+  /// streams when it runs), nor is a command that cannot be taken back:
+  /// each pauses the run ahead right where it stands, and the commands
+  /// before it have run.
+  @Test(arguments: ["history", "save never.hand", "quit", "source never.hand"])
+  func aCommandThatIsNotHeldPausesTheRunAhead(command: String) throws {
+    let text = Array("add; add\nshow; \(command); add\nadd\n".utf8)
+    let out = tmpfile()
+    defer { fclose(out) }
+    let (runner, ahead) = try runAhead(text, output: fileno(out))
+    #expect(ahead.pausedAt == TextPosition(line: 2, item: 1))
+    #expect(runner.session.history.cursor == 2)
+  }
+
   /// A syntax error anywhere runs nothing: not the output, not a save.
   @Test func aSyntaxErrorOnTheLastLineRunsNothing() throws {
     let text = String(repeating: "add\nhelp\n", count: 5) + "save never.hand\ndel x\n"

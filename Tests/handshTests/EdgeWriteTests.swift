@@ -209,6 +209,51 @@ final class EdgeWriteTests: XCTestCase, FolderTestCase {
     XCTAssertEqual(try contents(name + "/after"), "old a\nold a\nold c\n", line: line)
   }
 
+  // MARK: - A write in place that fails after its first change
+
+  /// A hard-linked file is written in place; when the write fails after
+  /// the new content is all in the file (strace makes its `fsync` fail
+  /// with EIO), the old content and the old size are put back: both
+  /// names show the old file, byte for byte, still one inode, and the
+  /// failure is said. Old contents longer and shorter than the new script
+  /// (the size is taken back too).
+  func testAWriteInPlaceThatFailsLateIsTakenBack() throws {
+    try requireStrace()
+    let longer = String(repeating: "# an old line, longer than the new script\n", count: 60)
+    for (name, old) in [("longer", longer), ("shorter", "# old\n")] {
+      try make("\(name).hand", old)
+      XCTAssertEqual(link(path("\(name).hand"), path("\(name)-link.hand")), 0)
+      var before = stat()
+      XCTAssertEqual(stat(path("\(name).hand"), &before), 0)
+      let result = try sh(
+        #"strace -f -o /dev/null -e trace=fsync -e inject=fsync:error=EIO:when=1 "#
+          + #""$H" -s 1 -q -c 'add; add; add; save \#(name).hand'; echo "status $?""#)
+      XCTAssertTrue(result.out.hasSuffix("status 1\n"), "\(name): \(result.out)\(result.err)")
+      XCTAssertTrue(
+        result.err.hasSuffix("error: cannot write \(name).hand: Input/output error\n"),
+        "\(name): \(result.err)")
+      XCTAssertEqual(try contents("\(name).hand"), old, "\(name): the old content is not back")
+      XCTAssertEqual(try contents("\(name)-link.hand"), old, "\(name): the other link differs")
+      var after = stat()
+      XCTAssertEqual(stat(path("\(name).hand"), &after), 0)
+      XCTAssertEqual(after.st_ino, before.st_ino, "\(name): not written in place")
+      XCTAssertEqual(after.st_nlink, 2)
+    }
+    // Without the fault the same save writes the new script in place.
+    let whole = try sh(#""$H" -s 1 -q -c 'add; add; add; save longer.hand'"#)
+    XCTAssertEqual(whole.status, 0, whole.err)
+    XCTAssertTrue(try contents("longer-link.hand").hasPrefix("#!/usr/bin/env handsh\n"))
+  }
+
+  /// Skips (fails in CI) where strace cannot trace.
+  private func requireStrace() throws {
+    guard try sh("strace -f -o /dev/null /bin/true").status == 0 else {
+      let why = "strace cannot trace here (scripts/bootstrap installs it)"
+      if runningInCI() { throw MissingTool(description: why) }
+      throw XCTSkip(why)
+    }
+  }
+
   // MARK: - A sticky folder (finding 4)
 
   /// A writable file of another user's in a sticky folder (mode 1777):

@@ -91,6 +91,46 @@ final class SignalPolicyTests: XCTestCase, FolderTestCase {
     }
   }
 
+  /// A SIGTERM sent to the worker thread alone (`tgkill`), not to the
+  /// process: the worker blocks it, so it waits on that thread, and the
+  /// policy must still see it when the worker's write in progress ends.
+  /// handsh then ends by SIGTERM after that write, and most of the 400
+  /// files are left as they were; a policy that looks only at the
+  /// signals the main thread takes loses it, and updates every file.
+  func testSIGTERMSentToAWorkerThreadEndsTheParallelUpdate() throws {
+    let body = String(repeating: "add\n#> wrong\ndel 1\n", count: 30)
+    let names = (1...400).map { "f\($0).hand" }
+    for name in names { try make(name, "#!/usr/bin/env -S handsh --seed 1\n" + body) }
+    typealias ThreadKill = @convention(c) (pid_t, pid_t, Int32) -> Int32
+    guard let symbol = dlsym(nil, "tgkill") else { throw XCTSkip("no tgkill in this libc") }
+    let tgkill = unsafeBitCast(symbol, to: ThreadKill.self)
+    var sent: (worker: pid_t, result: Int32)?
+    let result = try TestProcess.run(
+      binary, ["--test", "--update", "-j", "2"] + names, in: folder, stdout: FileHandle.nullDevice,
+      timeout: 60
+    ) { process in
+      let pid = process.processIdentifier
+      let deadline = Date().addingTimeInterval(20)
+      // The worker is the thread that is not the main one.
+      while sent == nil, Date() < deadline {
+        let tasks =
+          (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        if let worker = tasks.compactMap({ pid_t($0) }).first(where: { $0 != pid }) {
+          sent = (worker, tgkill(pid, worker, SIGTERM))
+        } else {
+          usleep(200)
+        }
+      }
+    }
+    XCTAssertEqual(sent?.result, 0, "no worker thread was seen, or tgkill failed")
+    XCTAssertEqual(result.signal, SIGTERM, "status \(result.status): \(result.err)")
+    let updated = try names.filter { try !contents($0).contains("wrong") }
+    XCTAssertLessThan(updated.count, names.count, "every file was updated after the SIGTERM")
+    let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { $0.contains(".tmp-") }
+    XCTAssertEqual(left, [], "temporary files left")
+  }
+
   // MARK: - A file-size limit
 
   /// `prlimit --fsize`: `File too large`, status 1, nothing left behind;

@@ -170,6 +170,94 @@ def test_a_change_that_a_newer_one_replaces_is_not_run():
     assert "position 5" in problem["message"]
 
 
+def test_changes_that_come_while_a_long_document_is_checked_abandon_its_check():
+    """Changes sent one by one, 30 ms apart, to a document whose check takes
+    far longer: each new change abandons the check of the one before, so
+    the last version's diagnostics come, and (almost) none of the versions
+    it replaced. A client that reads as it writes, as editors do; the
+    test above sends every change in one write, so it cannot tell a server
+    that abandons from one that checks every version."""
+    import threading
+    import time
+
+    uri = "file:///nonexistent/newest-wins.hand"
+
+    def text(version):
+        return "add\nmv 1 1\n" * 20000 + "del %d\n" % (100 + version)
+
+    process = subprocess.Popen(
+        [HANDSH, "--lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=ENV
+    )
+    received = bytearray()
+    lock = threading.Lock()
+
+    def read_all():
+        while True:
+            chunk = os.read(process.stdout.fileno(), 65536)
+            if not chunk:
+                return
+            with lock:
+                received.extend(chunk)
+
+    def published():
+        """The versions published so far, from the whole frames received."""
+        with lock:
+            rest = bytes(received)
+        versions = []
+        while True:
+            header, separator, after = rest.partition(b"\r\n\r\n")
+            if not separator:
+                return versions
+            length = int(header[len(b"Content-Length: ") :])
+            if len(after) < length:
+                return versions
+            message = json.loads(after[:length])
+            rest = after[length:]
+            if message.get("method") == "textDocument/publishDiagnostics":
+                versions.append(message["params"]["version"])
+
+    reader = threading.Thread(target=read_all)
+    reader.start()
+    try:
+        process.stdin.write(
+            INITIALIZE
+            + notification(
+                "textDocument/didOpen",
+                {"textDocument": {"uri": uri, "languageId": "hand", "version": 1, "text": text(1)}},
+            )
+        )
+        process.stdin.flush()
+        for version in range(2, 12):
+            time.sleep(0.03)
+            process.stdin.write(
+                notification(
+                    "textDocument/didChange",
+                    {
+                        "textDocument": {"uri": uri, "version": version},
+                        "contentChanges": [{"text": text(version)}],
+                    },
+                )
+            )
+            process.stdin.flush()
+        deadline = time.monotonic() + 120
+        while 11 not in published() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        process.stdin.write(SHUTDOWN_EXIT)
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        reader.join(timeout=60)
+    versions = published()
+    assert versions[-1:] == [11], versions
+    # Each check takes about a second, so a version's check is abandoned
+    # 30 ms after it starts; two may slip through on a machine that stalls
+    # the client for that long.
+    replaced = [version for version in versions if version < 11]
+    assert len(replaced) <= 2, f"versions published although a newer one came: {versions}"
+
+
 def test_did_close_clears_the_diagnostics_and_nothing_is_written(tmp_path):
     uri = (tmp_path / "x.hand").as_uri()
     opening = INITIALIZE + notification(

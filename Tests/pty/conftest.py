@@ -62,6 +62,52 @@ def handsh_binary():
     return Path(path)
 
 
+def wait_until(condition, what, timeout=TIMEOUT):
+    """Polls CONDITION until it holds; fails the test after TIMEOUT seconds,
+    saying WHAT it waited for. For the moments no output marks: a test that
+    signals handsh once it is inside a command must not signal it before."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {timeout} s for {what}")
+        time.sleep(0.01)
+
+
+def holds_open(pid, path):
+    """Whether process PID has PATH open (so the command that opened it runs)."""
+    try:
+        names = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for name in names:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{name}") == os.path.realpath(path):
+                return True
+        except OSError:
+            pass
+    return False
+
+
+# Where the kernel says a process sleeps (/proc/PID/wchan), by kernel version.
+IN_FIFO_OPEN = ("wait_for_partner",)  # open(2) of a FIFO, the other end not open
+IN_PIPE_WRITE = ("pipe_write", "anon_pipe_write", "pipe_wait", "pipe_wait_writable")
+
+
+def sleeps_in(pid, places):
+    """Whether process PID sleeps in one of PLACES (kernel functions, as
+    /proc/PID/wchan names them). Where /proc hides where a process sleeps
+    (a wchan of 0), half a second has to do."""
+    try:
+        with open(f"/proc/{pid}/wchan", encoding="ascii", errors="replace") as file:
+            where = file.read().strip()
+    except OSError:
+        where = "0"
+    if where in ("", "0"):
+        time.sleep(0.5)
+        return True
+    return where in places
+
+
 class Shell:
     """One `handsh` at the prompt, in a pseudo-terminal."""
 

@@ -15,7 +15,7 @@ import time
 import pexpect
 import pytest
 
-from conftest import PROMPT, TIMEOUT, clean
+from conftest import IN_FIFO_OPEN, IN_PIPE_WRITE, PROMPT, TIMEOUT, clean, sleeps_in, wait_until
 
 INTERRUPTED = "error: cannot write ff: Interrupted system call"
 
@@ -27,8 +27,10 @@ def blocked_save(box, *args):
     sh = box.spawn("--seed", "42", *args)
     sh.first_prompt()
     sh.child.send("add; save ff; add\r")
-    sh.child.expect_exact("add; save ff; add")
-    time.sleep(0.5)  # in open(2), waiting for a reader
+    # The first add's result, flushed before the save: the line runs (a
+    # signal before it is taken in would drop it, or find no 7♥ to record).
+    sh.child.expect_exact("7♥\r\n")
+    wait_until(lambda: sleeps_in(sh.child.pid, IN_FIFO_OPEN), "the save to wait in open(2)")
     return sh
 
 
@@ -36,7 +38,8 @@ def test_ctrl_c_abandons_a_save_into_a_fifo_and_the_session_goes_on(box):
     sh = blocked_save(box)
     sh.child.sendintr()
     shown = clean(sh.prompt()).split("\n")
-    assert "7♥" in shown and INTERRUPTED in shown, shown
+    # (The first add's 7♥ came before: blocked_save waited for it.)
+    assert INTERRUPTED in shown, shown
     # The terminal's echo of ^C stands on a line of its own.
     assert "^C" in shown, shown
     # The rest of the line is skipped, as after any failed command.
@@ -44,7 +47,7 @@ def test_ctrl_c_abandons_a_save_into_a_fifo_and_the_session_goes_on(box):
     assert stat.S_ISFIFO(os.stat(box.cwd / "ff").st_mode)
     # Blocked again: Control-C again.
     sh.child.send("save ff\r")
-    time.sleep(0.3)
+    wait_until(lambda: sleeps_in(sh.child.pid, IN_FIFO_OPEN), "the save to wait in open(2)")
     sh.child.sendintr()
     assert INTERRUPTED in clean(sh.prompt()).split("\n")
     sh.child.send("quit\r")
@@ -65,8 +68,9 @@ def test_ctrl_backslash_ends_handsh_blocked_in_a_save(box):
     sh = blocked_save(box)
     sh.child.sendcontrol("\\")
     assert sh.wait_exit() == 128 + signal.SIGQUIT
-    # The terminal's echo of ^\ stands on a line of its own.
-    assert "\n^\\\n" in sh.tail, repr(sh.tail)
+    # The terminal's echo of ^\ stands on a line of its own (the line
+    # break before it ended the 7♥ that blocked_save waited for).
+    assert sh.tail.startswith("^\\\n"), repr(sh.tail)
 
 
 def spawn_into_fifo(box, fifo, *args):
@@ -93,7 +97,9 @@ def test_results_blocked_on_a_full_pipe_never_hold_up_the_prompt(box, how):
         child = spawn_into_fifo(box, fifo)
         child.expect_exact(PROMPT)  # drawn on stderr, the terminal
         child.send("help; " * 80 + "add\r")
-        time.sleep(0.8)  # blocked in write(2): the pipe is full
+        # Blocked in write(2): the pipe is full (a signal before the line
+        # is taken in would drop it, and test nothing).
+        wait_until(lambda: sleeps_in(child.pid, IN_PIPE_WRITE), "the results to fill the pipe")
         if how == "SIGTERM":
             child.kill(signal.SIGTERM)
             child.expect(pexpect.EOF)
@@ -120,13 +126,16 @@ def test_ctrl_z_stops_handsh_blocked_in_a_save_and_fg_goes_on_waiting(box):
     before = js.modes()
     js.start_handsh("--quiet")
     js.child.send("save ff\r")
-    time.sleep(0.5)
+    pid = js.handsh_pid()
+    # Ctrl-Z before the line is taken in would drop it instead.
+    wait_until(lambda: sleeps_in(pid, IN_FIFO_OPEN), "the save to wait in open(2)")
     js.child.sendcontrol("z")
     js.child.expect_exact(SHELL_PROMPT)
     assert js.modes() == before
     assert "Stopped" in js.run("jobs")
     js.child.send("fg\r")
-    time.sleep(0.5)  # waiting in open(2) again, not failed
+    # Waiting in open(2) again, not failed.
+    wait_until(lambda: sleeps_in(pid, IN_FIFO_OPEN), "the save to wait in open(2) again")
     js.child.sendintr()
     js.child.expect_exact(INTERRUPTED)
     js.child.expect_exact(PROMPT)
@@ -148,7 +157,8 @@ def test_a_resize_does_not_abandon_a_blocked_save(box):
     assert script.startswith("#!/usr/bin/env handsh\n"), script
     # The line then goes on: its other results, and the next prompt.
     after = clean(sh.prompt())
-    assert after.split("\n")[-3:-1] == ["7♥", "3♣ 7♥"], repr(after)
+    # (The first add's 7♥ came before: blocked_save waited for it.)
+    assert after.split("\n")[-2:] == ["3♣ 7♥", ""], repr(after)
     sh.settle()  # readline redraws the prompt for the new size
     shown = sh.command("show")
     assert shown == ["1  3♣", "2  7♥"], repr(sh.child.before)

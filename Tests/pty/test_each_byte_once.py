@@ -18,7 +18,7 @@ import time
 
 import pexpect
 
-from conftest import PROMPT, TIMEOUT, clean
+from conftest import IN_PIPE_WRITE, PROMPT, TIMEOUT, clean, sleeps_in, wait_until
 
 NOTICE = "handsh: standard output is closed; results are now shown here"
 LINE = "source many.hand; history; deck"
@@ -57,7 +57,9 @@ def test_a_cut_short_write_goes_on_from_the_byte_the_pipe_did_not_take(box):
             taken += os.read(reader, 200 - len(taken))
         except BlockingIOError:
             time.sleep(0.01)
-    time.sleep(1.0)  # handsh fills the pipe and blocks in write(2)
+    # handsh fills the pipe and blocks in write(2): only then does the pipe
+    # hold all it will take (counted too early, later bytes would be lost).
+    wait_until(lambda: sleeps_in(child.pid, IN_PIPE_WRITE), "handsh to block writing to the pipe")
     held = struct.unpack("i", fcntl.ioctl(reader, termios.FIONREAD, b"\0\0\0\0"))[0]
     assert held > 0
     os.close(reader)

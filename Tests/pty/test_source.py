@@ -5,7 +5,7 @@ import subprocess
 import threading
 import time
 
-from conftest import PROMPT, clean
+from conftest import PROMPT, clean, holds_open, wait_until
 
 
 def test_source_at_the_prompt_runs_each_command_as_typed(box):
@@ -64,7 +64,8 @@ def test_ctrl_c_abandons_a_fifo_whose_writer_is_silent(box):
         sh = box.spawn("--seed", "42", "--quiet")
         sh.first_prompt()
         sh.child.send("source fifo\r")
-        time.sleep(0.5)
+        # Ctrl-C before the line is taken in would drop it instead.
+        wait_until(lambda: holds_open(sh.child.pid, path), "handsh to open the FIFO")
         sh.child.sendintr()
         sh.child.expect_exact("cannot read fifo: Interrupted system call")
         sh.child.expect_exact(PROMPT)
@@ -135,7 +136,8 @@ def test_ctrl_c_abandons_a_source_whose_read_never_blocks(box):
         sh = box.spawn("--seed", "42", "--quiet")
         sh.first_prompt()
         sh.child.send("source fifo; add\r")
-        time.sleep(0.5)
+        # Ctrl-C before the line is taken in would drop it instead.
+        wait_until(lambda: holds_open(sh.child.pid, path), "handsh to open the FIFO")
         sh.child.sendintr()
         sh.child.expect_exact("error: cannot read fifo: Interrupted system call")
         sh.child.expect_exact(PROMPT)
@@ -152,16 +154,18 @@ def test_ctrl_c_stops_a_running_source_after_the_command_in_progress(box):
     # Three million commands take a while even for the release binary:
     # Ctrl-C ends the source after the command in progress; the versions
     # made stay, the rest of the file (its last `add`) and of the line
-    # (`deck`) are skipped, and nothing but ^C is shown. Its first command
-    # shows when the run has started; `mv 1 1` makes no version, so the
-    # file's last line is the only other change it could make.
+    # (`deck`) are skipped, and nothing but ^C is shown. The save after the
+    # two adds shows that both have run: Ctrl-C is sent only once its last
+    # line (the second card) is out, never while the adds may still be to
+    # come. `mv 1 1` makes no version, so the file's last line is the only
+    # other change it could make.
     (box.cwd / "long.hand").write_text(
-        "save /dev/stdout; add; add\n" + "mv 1 1\n" * 3_000_000 + "add\n", encoding="utf-8"
+        "add; add; save /dev/stdout\n" + "mv 1 1\n" * 3_000_000 + "add\n", encoding="utf-8"
     )
     sh = box.spawn("--seed", "42", "--quiet")
     sh.first_prompt()
     sh.child.send("source long.hand; deck\r")
-    sh.child.expect_exact("limit 5", timeout=60)
+    sh.child.expect_exact("add 3C", timeout=60)
     sh.child.sendintr()
     before = clean(sh.prompt())
     assert "error" not in before
