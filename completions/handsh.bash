@@ -34,7 +34,7 @@ _handsh()
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --) options_done=1; break ;;
-            --command | --seed | --limit | --color | --jobs | --junit | --shard | --record) ((i++)) ;;
+            --command | --seed | --limit | --color | --jobs | --junit | --shard | --record | --journal) ((i++)) ;;
             -[!-]*) _handsh_wants_value "${COMP_WORDS[i]}" && ((i++)) ;;
         esac
     done
@@ -48,7 +48,7 @@ _handsh()
                 _handsh_add_words "auto always never" "$cur" ""
                 return 0
                 ;;
-            --junit | --junit= | --record | --record=)
+            --junit | --junit= | --record | --record= | --journal | --journal=)
                 compopt -o filenames 2>/dev/null || true
                 _handsh_add_lines "$(compgen -f -- "$cur")"
                 return 0
@@ -64,7 +64,7 @@ _handsh()
                 _handsh_add_words "auto always never" "${cur#--color=}" "--color="
                 return 0
                 ;;
-            --junit=* | --record=*)
+            --junit=* | --record=* | --journal=*)
                 _handsh_add_lines "$(compgen -f -- "${cur#*=}")" "${cur%%=*}="
                 return 0
                 ;;
@@ -72,7 +72,7 @@ _handsh()
                 return 0
                 ;;
             -*)
-                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color --test --update --review -j --jobs --tap --junit --shard --record --lsp -h --help -V --version" "$cur" ""
+                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color --test --update --review -j --jobs --tap --junit --shard --record --journal --lsp -h --help -V --version" "$cur" ""
                 return 0
                 ;;
         esac
