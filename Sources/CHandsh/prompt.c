@@ -82,7 +82,8 @@ static struct {
   int interrupt_ends;
   /// The caught signals that are handsh's: blocked while a line is read.
   sigset_t held;
-  /// The mask the read loop waits with: the one it found, with `held` let in.
+  /// The mask the read loop waits with: the one it found before blocking
+  /// `held`.
   sigset_t waiting;
 } session;
 
@@ -524,9 +525,6 @@ void handsh_prompt_begin(
     if (session.ours[i]) sigaddset(&session.held, caught[i]);
   }
   pthread_sigmask(SIG_BLOCK, NULL, &session.waiting);
-  for (int i = 0; i < caught_count; i++) {
-    if (session.ours[i]) sigdelset(&session.waiting, caught[i]);
-  }
   catch_signals(1);
   // A closed stdout is a failed write (EPIPE) that the prompt answers,
   // never a death by SIGPIPE (handsh(1), THE PROMPT).
@@ -639,12 +637,11 @@ static handsh_read_result read_line(void) {
 handsh_read_result handsh_prompt_read(void) {
   // Held from here to the end of the line: each waits for the read loop's
   // next wait, and is handled there, between two keystrokes.
+  // The wait lets in what was let in before, and only that: a signal the
+  // parent left blocked stays blocked, as it always was.
   sigset_t before;
   pthread_sigmask(SIG_BLOCK, &session.held, &before);
   session.waiting = before;
-  for (int i = 0; i < caught_count; i++) {
-    if (session.ours[i]) sigdelset(&session.waiting, caught[i]);
-  }
   handsh_read_result result = read_line();
   pthread_sigmask(SIG_SETMASK, &before, NULL);
   return result;
