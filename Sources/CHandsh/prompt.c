@@ -1,12 +1,16 @@
 // The readline prompt's C side; see handsh_prompt.h and handsh(1), THE PROMPT.
 //
-// Signals are caught by one handler that writes the signal's number to a
-// self-pipe; the read loop polls the terminal and that pipe, and handles a
-// signal between two keystrokes, where readline's state is whole. Readline
-// itself catches nothing (rl_catch_signals = 0). The terminal is never read
-// nor set up from the background. While a line's commands run
-// (handsh_prompt_run_begin), Control-C and the signals that end handsh
-// interrupt a blocked open or write instead of waiting for the next key.
+// Signals are caught by one handler that only notes which came. While a
+// line is read, the caught signals are blocked, and let in only while the
+// read loop waits for the terminal (ppoll(2) with a mask that lets them
+// in), so each is handled between two keystrokes, where readline's state is
+// whole, and waiting for them needs no file descriptor: with none to spare
+// (a full descriptor table), Control-C and the signals that end handsh act
+// as always. Readline itself catches nothing (rl_catch_signals = 0). The
+// terminal is never read nor set up from the background. While a line's
+// commands run (handsh_prompt_run_begin), nothing is blocked: Control-C and
+// the signals that end handsh interrupt a blocked open or write instead of
+// waiting for the next key.
 #define _GNU_SOURCE  // wcwidth
 #include "handsh_prompt.h"
 #include "handsh_signals.h"
@@ -16,6 +20,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +38,6 @@ static const int caught[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT,
 enum { caught_count = sizeof caught / sizeof caught[0] };
 
 // What the signal handler touches, and nothing else.
-static volatile sig_atomic_t wake_fd = -1;
 static volatile sig_atomic_t continues = 0;
 /// A line's commands are running (between two reads of the prompt).
 static volatile sig_atomic_t running = 0;
@@ -49,7 +53,6 @@ static volatile sig_atomic_t arrived[caught_count];
 
 // The prompt session, from handsh_prompt_begin to handsh_prompt_end.
 static struct {
-  int pipe[2];
   struct sigaction previous[caught_count];
   FILE *out;
   char *prompt;
@@ -77,7 +80,12 @@ static struct {
   char **keys, **labels;
   /// Control-C ends the reading (handsh_prompt_interrupt_ends).
   int interrupt_ends;
-} session = {.pipe = {-1, -1}};
+  /// The caught signals that are handsh's: blocked while a line is read.
+  sigset_t held;
+  /// The mask the read loop waits with: the one it found before blocking
+  /// `held`.
+  sigset_t waiting;
+} session;
 
 static void on_signal(int number) {
   int saved = errno;
@@ -102,15 +110,10 @@ static void on_signal(int number) {
     }
     if (number == SIGQUIT || number == SIGTERM || number == SIGHUP) ending = number;
   }
-  // The pipe only wakes the read loop; which signals came is in `arrived`,
-  // so a byte that something else put in the pipe is never taken for one.
+  // The read loop looks at `arrived` before each wait, and the wait ends
+  // (EINTR) when one comes during it.
   for (int i = 0; i < caught_count; i++) {
     if (caught[i] == number) arrived[i] = 1;
-  }
-  unsigned char byte = 0;
-  if (wake_fd >= 0) {
-    ssize_t ignored = write(wake_fd, &byte, 1);
-    (void)ignored;
   }
   errno = saved;
 }
@@ -217,8 +220,16 @@ static void stop(void) {
   sigemptyset(&fallback.sa_mask);
   sigaction(SIGTSTP, &fallback, &ours);
   // Stops here until SIGCONT (unless the process group is orphaned: the
-  // kernel then discards the signal, and handsh goes on at once).
+  // kernel then discards the signal, and handsh goes on at once). SIGTSTP
+  // is blocked while a line is read: let in just for the stop, and SIGCONT
+  // with it, so that the one that ends the stop is counted here.
+  sigset_t stopping, before;
+  sigemptyset(&stopping);
+  sigaddset(&stopping, SIGTSTP);
+  sigaddset(&stopping, SIGCONT);
   kill(getpid(), SIGTSTP);
+  pthread_sigmask(SIG_UNBLOCK, &stopping, &before);
+  pthread_sigmask(SIG_SETMASK, &before, NULL);
   sigaction(SIGTSTP, &ours, NULL);
   session.continues_seen = continues;
   rl_point = point;
@@ -239,10 +250,16 @@ static void leave(void) {
   write_out("\n");
 }
 
+/// Whether a caught signal arrived that the read loop has not handled.
+static int signals_arrived(void) {
+  for (int i = 0; i < caught_count; i++) {
+    if (arrived[i]) return 1;
+  }
+  return 0;
+}
+
 /// Handles the signals that arrived; returns one that must end handsh, or 0.
 static int handle_signals(void) {
-  unsigned char bytes[64];
-  while (session.pipe[0] >= 0 && read(session.pipe[0], bytes, sizeof bytes) > 0) {}
   for (int i = 0; i < caught_count; i++) {
     if (!arrived[i]) continue;
     arrived[i] = 0;
@@ -449,14 +466,16 @@ static void catch_signals(int restart) {
 
 /// The key readline reads next: never read from the background. Between
 /// the poll and this read handsh may have gone there; it then waits for the
-/// terminal (the redraw follows the key), or gives up on a signal.
+/// terminal (the redraw follows the key), or gives up on a signal. The wait
+/// lets the held signals in, as the read loop's does.
 static int read_key(FILE *stream) {
   while (!in_foreground()) {
     session.stale = 1;
     // EOF ends no line that holds text (readline takes it for Control-D);
     // the read loop then answers the signal.
     if (fatal_seen) return EOF;
-    poll(NULL, 0, 100);
+    struct timespec tenth = {0, 100000000};
+    ppoll(NULL, 0, &tenth, &session.waiting);
   }
   return rl_getc(stream);
 }
@@ -491,15 +510,6 @@ void handsh_prompt_begin(
   tilde_additional_prefixes = NULL;
   tilde_expansion_preexpansion_hook = keep_tilde;
 
-  if (pipe(session.pipe) == 0) {
-    for (int i = 0; i < 2; i++) {
-      fcntl(session.pipe[i], F_SETFL, fcntl(session.pipe[i], F_GETFL) | O_NONBLOCK);
-      fcntl(session.pipe[i], F_SETFD, FD_CLOEXEC);
-    }
-    wake_fd = session.pipe[1];
-  } else {
-    session.pipe[0] = session.pipe[1] = -1;
-  }
   struct sigaction ignore;
   memset(&ignore, 0, sizeof ignore);
   ignore.sa_handler = SIG_IGN;
@@ -510,6 +520,11 @@ void handsh_prompt_begin(
     session.ours[i] = session.previous[i].sa_handler != SIG_IGN || caught[i] == SIGCONT ||
                       caught[i] == SIGWINCH;
   }
+  sigemptyset(&session.held);
+  for (int i = 0; i < caught_count; i++) {
+    if (session.ours[i]) sigaddset(&session.held, caught[i]);
+  }
+  pthread_sigmask(SIG_BLOCK, NULL, &session.waiting);
   catch_signals(1);
   // A closed stdout is a failed write (EPIPE) that the prompt answers,
   // never a death by SIGPIPE (handsh(1), THE PROMPT).
@@ -538,11 +553,6 @@ void handsh_prompt_end(void) {
   sigaction(SIGPIPE, &session.previous_pipe, NULL);
   running = 0;
   screen_fd = -1;
-  wake_fd = -1;
-  for (int i = 0; i < 2; i++) {
-    if (session.pipe[i] >= 0) close(session.pipe[i]);
-    session.pipe[i] = -1;
-  }
   forget_labels();
   rl_completion_display_matches_hook = NULL;
   free(session.prompt);
@@ -552,7 +562,9 @@ void handsh_prompt_end(void) {
   session.context = NULL;
 }
 
-handsh_read_result handsh_prompt_read(void) {
+/// Shows the prompt and reads one line; the held signals are blocked
+/// (handsh_prompt_read).
+static handsh_read_result read_line(void) {
   handsh_read_result result = {handsh_read_end, NULL, 0};
   if (ending) {
     result.kind = handsh_read_signal;
@@ -563,27 +575,32 @@ handsh_read_result handsh_prompt_read(void) {
   session.line = NULL;
   show_prompt();
   while (!session.done) {
-    // In the background the terminal is not even polled: a key typed to the
-    // shell would wake the poll for ever. The signal pipe is, and the owner
-    // of the terminal is looked at again twice a second (a shell's `fg`
-    // sends SIGCONT too, but not every program that hands a terminal over).
-    int foreground = in_foreground();
-    if (foreground && session.stale) resume();
-    struct pollfd fds[2] = {{foreground ? 0 : -1, POLLIN, 0}, {session.pipe[0], POLLIN, 0}};
-    int ready = poll(fds, 2, foreground ? -1 : 500);
-    if (ready < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    if (fds[1].revents & POLLIN) {
+    // What came since the last look (also while commands ran), before
+    // waiting: a signal held now wakes the wait below as soon as it is let in.
+    if (signals_arrived()) {
       int fatal = handle_signals();
       if (fatal) {
         result.kind = handsh_read_signal;
         result.signal = fatal;
         return result;
       }
-      continue;  // the terminal may have changed while stopped: poll again
+      continue;  // the terminal may have changed while stopped: look again
     }
+    // In the background the terminal is not even polled: a key typed to the
+    // shell would wake the poll for ever. The signals are waited for, and
+    // the owner of the terminal is looked at again twice a second (a
+    // shell's `fg` sends SIGCONT too, but not every program that hands a
+    // terminal over).
+    int foreground = in_foreground();
+    if (foreground && session.stale) resume();
+    struct pollfd fds[1] = {{foreground ? 0 : -1, POLLIN, 0}};
+    struct timespec half = {0, 500000000};
+    int ready = ppoll(fds, 1, foreground ? NULL : &half, &session.waiting);
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (ready == 0) continue;
     if (fds[0].revents & POLLNVAL) break;
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       // Readline rings its bell on stderr; while it reads, that is the
@@ -617,6 +634,19 @@ handsh_read_result handsh_prompt_read(void) {
   return result;
 }
 
+handsh_read_result handsh_prompt_read(void) {
+  // Held from here to the end of the line: each waits for the read loop's
+  // next wait, and is handled there, between two keystrokes.
+  // The wait lets in what was let in before, and only that: a signal the
+  // parent left blocked stays blocked, as it always was.
+  sigset_t before;
+  pthread_sigmask(SIG_BLOCK, &session.held, &before);
+  session.waiting = before;
+  handsh_read_result result = read_line();
+  pthread_sigmask(SIG_SETMASK, &before, NULL);
+  return result;
+}
+
 void handsh_prompt_run_begin(void) {
   interrupted = 0;
   running = 1;
@@ -633,7 +663,10 @@ int handsh_prompt_interrupted(void) { return interrupted || ending; }
 
 int handsh_prompt_ending(void) { return ending; }
 
-int handsh_prompt_pipe_fd(int end) { return end == 0 || end == 1 ? session.pipe[end] : -1; }
+int handsh_prompt_pipe_fd(int end) {
+  (void)end;
+  return -1;
+}
 
 static int locale_is_utf8(void) {
   const char *codeset = nl_langinfo(CODESET);

@@ -47,6 +47,17 @@ import Testing
     }
 
     mutating func freshSeed() -> UInt64 { 7 }
+
+    /// How many times the check may ask before it is told to abandon FILE
+    /// (Ctrl-C at the prompt); nil: never.
+    var interruptAfter: Int?
+    var asked = 0
+
+    mutating func checkInterrupted() -> ReadFailure? {
+      asked += 1
+      guard let limit = interruptAfter, asked > limit else { return nil }
+      return ReadFailure("Interrupted system call")
+    }
   }
 
   private func executor(echo: Bool = false) -> LineExecutor {
@@ -93,6 +104,19 @@ import Testing
         "bad.hand:4:6: error: unknown command 'dle' (did you mean 'del'?)",
       ])
     #expect(executor.session.history.count == 2)
+  }
+
+  /// Ctrl-C while a large FILE is checked: FILE is abandoned as unread at
+  /// once (the sink is asked as the check goes, not only once it is over),
+  /// nothing of it runs, and the rest of the line is skipped.
+  @Test func aCheckTheSinkInterruptsRunsNothing() {
+    var (executor, sink) = (executor(), MemorySink())
+    sink.files["big.hand"] = Array((String(repeating: "add\n", count: 200_000) + "bogus\n").utf8)
+    sink.interruptAfter = 1
+    #expect(enter("source big.hand; add", &executor, &sink) == .failed)
+    #expect(sink.log == ["error: cannot read big.hand: Interrupted system call @1"])
+    #expect(sink.asked == 2)
+    #expect(executor.session.history.count == 1)
   }
 
   @Test func theFirstFailureEndsTheFileAndTheLine() {

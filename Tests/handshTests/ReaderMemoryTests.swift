@@ -84,6 +84,30 @@ final class ReaderMemoryTests: XCTestCase {
     XCTAssertEqual(long.status, 1)
   }
 
+  /// A large regular file of bad lines: `source` stops reading it at the
+  /// error limit, as a SCRIPT does, instead of reading all of it first
+  /// (200 MB of `bogus` lines were read whole: 205 MB of memory). 96 MiB
+  /// here; reading stops within the first pieces, so memory stays far
+  /// under the file's size.
+  func testSourceOfALargeFileOfErrorsStopsReadingAtTheLimit() throws {
+    let piece = Data(String(repeating: "bogus\n", count: 1 << 20).utf8)
+    let url = url("noise.hand")
+    FileManager.default.createFile(atPath: url.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: url)
+    for _ in 0..<16 { try handle.write(contentsOf: piece) }
+    try handle.close()
+    let first = (1...20).map { "noise.hand:\($0):1: error: unknown command 'bogus'\n" }.joined()
+    for arguments in [
+      ["noise.hand"], ["-c", "source noise.hand"], ["-k", "-c", "source noise.hand"],
+    ] {
+      let result = try measured(arguments)
+      XCTAssertEqual(result.status, 1, "\(arguments)")
+      XCTAssertEqual(
+        result.err, first + "noise.hand: error: too many errors, stopping\n", "\(arguments)")
+      assertPeak(result, under: 24 * 1024, "peak RSS of \(arguments) over a 96 MiB file of errors")
+    }
+  }
+
   /// An endless device of random bytes (a copy of /dev/urandom's node):
   /// `handsh FILE`, `-c 'source FILE'` and `-k -c 'source FILE'` end at
   /// once with at most 20 errors and the stopping message, in bounded

@@ -1,7 +1,8 @@
 // The readline prompt's C side (handsh(1), THE PROMPT): readline's callback
-// interface driven by poll(2) on the terminal and on a self-pipe that the
-// signal handler writes to, so that every signal is handled between two
-// keystrokes, with readline's state and the terminal's modes in order.
+// interface driven by ppoll(2) on the terminal, with the prompt's signals
+// blocked except during that wait, so that every signal is handled between
+// two keystrokes, with readline's state and the terminal's modes in order,
+// and no file descriptor is needed to wait for them.
 #ifndef HANDSH_PROMPT_H
 #define HANDSH_PROMPT_H
 
@@ -58,7 +59,9 @@ typedef struct {
 } handsh_read_result;
 
 /// Shows the prompt and reads one line, handling Control-C, Control-Z and
-/// the resume after it, and window size changes on the way.
+/// the resume after it, and window size changes on the way. The prompt's
+/// signals are blocked while it reads, except while it waits for a key:
+/// one that came while the line's commands ran is handled first.
 handsh_read_result handsh_prompt_read(void);
 
 /// Around the commands of each line read: while they run, the prompt's
@@ -77,9 +80,9 @@ int handsh_prompt_interrupted(void);
 /// handsh must end by it once the command is over.
 int handsh_prompt_ending(void);
 
-/// The prompt's signal pipe, its read end (0) or write end (1); -1 when
-/// the prompt is not running. A descriptor of handsh's own: never a stream
-/// a user may name.
+/// Always -1: the prompt holds no descriptor of its own to wait for
+/// signals with (it once had a pipe, at `end` 0 and 1, which a user could
+/// never name). Kept for the callers that refuse such descriptors.
 int handsh_prompt_pipe_fd(int end);
 
 /// Sets LC_CTYPE to a UTF-8 locale when the environment's is not one

@@ -28,6 +28,15 @@ public protocol CommandSink {
   /// `LineParser.maximumLineLength`, or up to where its errors pass
   /// `ErrorLimit.count` (reading may stop there: `ErrorCounter`).
   mutating func read(_ file: String) -> Result<[UInt8], ReadFailure>
+  /// `source FILE`, as `read`, and whether the reader already checked all
+  /// of the text for syntax errors as it read it and found none: the check
+  /// before the run is then skipped, so a large FILE is parsed once before
+  /// it runs, not twice.
+  mutating func readSource(_ file: String) -> Result<SourcedText, ReadFailure>
+  /// Asked again and again while a sourced FILE is checked: a reason to
+  /// abandon FILE as if it could not be read (at the prompt, Ctrl-C:
+  /// `Interrupted system call`), nothing of it run; nil to go on.
+  mutating func checkInterrupted() -> ReadFailure?
   /// `new` without a seed.
   mutating func freshSeed() -> UInt64
   /// `new` without a seed, typed (`sourced` false) or on a line of a
@@ -53,7 +62,22 @@ public protocol CommandSink {
   mutating func changed(_ move: CursorMove?, history: History)
 }
 
+/// A sourced FILE's text, as the sink read it (`CommandSink.readSource`).
+public struct SourcedText: Sendable {
+  public var bytes: [UInt8]
+  /// All of `bytes` was checked as it was read, and holds no syntax error.
+  public var checked: Bool
+  public init(bytes: [UInt8], checked: Bool = false) {
+    self.bytes = bytes
+    self.checked = checked
+  }
+}
+
 extension CommandSink {
+  @inlinable public mutating func readSource(_ file: String) -> Result<SourcedText, ReadFailure> {
+    read(file).map { SourcedText(bytes: $0) }
+  }
+  @inlinable public mutating func checkInterrupted() -> ReadFailure? { nil }
   @inlinable public mutating func commandDone() -> Bool { true }
   @inlinable public mutating func commandFailed(span: Range<Int>) {}
   @inlinable public mutating func freshSeed(sourced: Bool) -> UInt64 { freshSeed() }
@@ -219,8 +243,9 @@ public struct LineExecutor: Sendable {
       throw .nestedTooDeeply(file: file)
     }
     let text: [UInt8]
-    switch sink.read(file) {
-    case .success(let bytes): text = bytes
+    let checked: Bool
+    switch sink.readSource(file) {
+    case .success(let read): (text, checked) = (read.bytes, read.checked)
     case .failure(let failure): throw .cannotRead(file: file, reason: failure.reason)
     }
     let shown = safeText(file.utf8)
@@ -233,7 +258,16 @@ public struct LineExecutor: Sendable {
       var errors = 0
       var stopped = false
       var lines = SourcedLines(text)
-      check: while let line = lines.next() {
+      // The sink is asked every 64 KiB whether to abandon FILE (Ctrl-C).
+      var sinceAsked = 0
+      check: while !checked, let line = lines.next() {
+        sinceAsked += (line.bytes?.count ?? 0) + 1
+        if sinceAsked >= 1 << 16 {
+          sinceAsked = 0
+          if let failure = sink.checkInterrupted() {
+            throw .cannotRead(file: file, reason: failure.reason)
+          }
+        }
         guard let bytes = line.bytes else {
           guard errors < ErrorLimit.count else {
             stopped = true

@@ -354,6 +354,17 @@ struct ProcessSink: CommandSink {
 
   mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> { readSourced(file) }
 
+  mutating func readSource(_ file: String) -> Result<SourcedText, ReadFailure> {
+    readSourcedText(file)
+  }
+
+  /// At the prompt, Ctrl-C (or a signal that ends handsh) abandons the
+  /// check of a sourced file as it abandons its reading (handsh(1), THE
+  /// PROMPT).
+  mutating func checkInterrupted() -> ReadFailure? {
+    handsh_prompt_interrupted() != 0 ? ReadFailure(Platform.describe(EINTR)) : nil
+  }
+
   mutating func save(_ script: SavedScript, to file: String) -> String? {
     // What came before goes first: FILE may name stdout (handsh(1), FILES).
     output.flush()
@@ -420,22 +431,20 @@ private func commandCount(_ line: UnsafeBufferPointer<UInt8>) -> Int {
 /// its syntax errors pass the error limit (`ErrorCounter`: endless noise
 /// ends at once); but what is not a regular file (a FIFO, a device) is
 /// read without waiting for a writer, and one with no writer reads as
-/// empty, so a `source` never hangs the prompt on an open.
-func readSourced(_ file: String) -> Result<[UInt8], ReadFailure> {
-  let path = Array(file.utf8)
-  // A regular file ends where its size says: reading it whole costs what
-  // it holds, and the check after the reading stops at the error limit, so
-  // its errors are counted only once it grows past that size (a file that
-  // keeps growing). What has no size, a FIFO or a device, is counted as it
-  // comes, and endless noise stops at once.
-  var status = stat()
-  let regular =
-    Platform.status(of: path, &status, follow: true) && status.st_mode & S_IFMT == S_IFREG
-  let size = regular ? Int(status.st_size) : -1
+/// empty, so a `source` never hangs the prompt on an open. Errors are
+/// counted as each piece arrives, for a regular file too: a huge file of
+/// bad lines is read no further than its error limit (handsh(1), LIMITS).
+/// A text the counter found free of errors is said to be checked, so that
+/// `source` does not parse it twice before running it.
+func readSourcedText(_ file: String) -> Result<SourcedText, ReadFailure> {
   var errors = ErrorCounter()
-  return readFile(path, others: .readWithoutWaiting) { text, final in
-    if text.count <= size { return true }
-    return text.withUnsafeBufferPointer { errors.count($0, final: final) }
+  let read = readFile(Array(file.utf8), others: .readWithoutWaiting) { text, final in
+    text.withUnsafeBufferPointer { errors.count($0, final: final) }
   }
-  .map(\.bytes).mapError { ReadFailure($0.reason) }
+  return read.map { SourcedText(bytes: $0.bytes, checked: errors.errors == 0) }
+    .mapError { ReadFailure($0.reason) }
+}
+
+func readSourced(_ file: String) -> Result<[UInt8], ReadFailure> {
+  readSourcedText(file).map(\.bytes)
 }
