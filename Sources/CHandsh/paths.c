@@ -39,6 +39,12 @@ int handsh_on_proc(int folder) {
   return fstatfs(folder, &system) == 0 && system.f_type == PROC_SUPER_MAGIC;
 }
 
+static int own_file = -1;
+
+void handsh_hold_own_file(int fd) { own_file = fd; }
+
+int handsh_own_file(void) { return own_file; }
+
 int handsh_open_unnamed(int folder, unsigned mode) {
   return openat(folder, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
 }

@@ -663,10 +663,6 @@ int handsh_prompt_interrupted(void) { return interrupted || ending; }
 
 int handsh_prompt_ending(void) { return ending; }
 
-int handsh_prompt_pipe_fd(int end) {
-  (void)end;
-  return -1;
-}
 
 static int locale_is_utf8(void) {
   const char *codeset = nl_langinfo(CODESET);

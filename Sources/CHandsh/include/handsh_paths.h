@@ -41,4 +41,11 @@ int handsh_open_unnamed(int folder, unsigned mode);
 /// missing); 0, or -1 with errno set (EEXIST: the name is taken).
 int handsh_name_unnamed(int fd, int folder, const char *_Nonnull name);
 
+/// Notes `fd` as a file handsh holds open for itself (the journal), which
+/// no `save` may replace or write into; -1 forgets it.
+void handsh_hold_own_file(int fd);
+
+/// The file handsh holds open for itself, or -1.
+int handsh_own_file(void);
+
 #endif

@@ -80,11 +80,6 @@ int handsh_prompt_interrupted(void);
 /// handsh must end by it once the command is over.
 int handsh_prompt_ending(void);
 
-/// Always -1: the prompt holds no descriptor of its own to wait for
-/// signals with (it once had a pipe, at `end` 0 and 1, which a user could
-/// never name). Kept for the callers that refuse such descriptors.
-int handsh_prompt_pipe_fd(int end);
-
 /// Sets LC_CTYPE to a UTF-8 locale when the environment's is not one
 /// (LC_ALL=C, LANG unset), as Python does (PEP 538); the other categories
 /// follow the environment. Call before the prompt's first line.

@@ -35,7 +35,10 @@ final class Journal {
     lastSync = Platform.monotonicSeconds()
   }
 
-  deinit { close(fd) }
+  deinit {
+    if handsh_own_file() == fd { handsh_hold_own_file(-1) }
+    close(fd)
+  }
 
   /// Why a journal cannot be started: the message, and whether it is a
   /// usage error (both end handsh with status 2).
@@ -135,6 +138,7 @@ final class Journal {
     }
     let journal = Journal(shown: shown, fd: fd, size: whole)
     closing = nil
+    handsh_hold_own_file(fd)
     if whole == 0 {
       journal.record(JournalText.firstLine(seed: seed, limit: limit).dropLast())
       guard journal.flush() else { return cannotUse(journal.failure ?? "") }

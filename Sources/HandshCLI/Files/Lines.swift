@@ -319,8 +319,9 @@ func readFile(
   }
   defer { close(fd) }
   let kind = status.st_mode & S_IFMT
-  if kind != S_IFREG, ownDescriptorHolds(status) {
-    return .failure(SystemError("cannot read", path: shown, code: EBADF))
+  // The journal handsh keeps is its own, not a script to run again.
+  if ownDescriptorHolds(status) {
+    return .failure(SystemError("cannot read", path: shown, code: EBUSY))
   }
   if kind == S_IFDIR { return .failure(SystemError("cannot open", path: shown, code: EISDIR)) }
   if others == .refuse {

@@ -25,8 +25,8 @@ import HandKit
 ///   allows, an unnamed one (`O_TMPFILE`) that a new FILE gets as its name
 ///   directly, and a replaced one gets its temporary name just before the
 ///   rename (a rename refused with `EBUSY`, a bind mount: in place);
-/// - a descriptor handsh opened for itself (the prompt's signal pipe) by
-///   any name is `EBADF`; any other name of the file stdout or stderr holds
+/// - a descriptor handsh opened for itself by number (`/dev/fd/N`) is
+///   `EBADF`, and the journal it holds by any name is `EBUSY`; any other name of the file stdout or stderr holds
 ///   (same device and inode) is written into that stream; a link of
 ///   another user's in a shared sticky folder is `EACCES`; a NUL byte in
 ///   the path is `EINVAL`.
@@ -134,7 +134,7 @@ private func write(
       case .success(let fd?): return writeIntoStream(bytes, fd)
       case .success(nil): break
       }
-      if ownDescriptorHolds(located.status) { return EBADF }
+      if ownDescriptorHolds(located.status) { return EBUSY }
       return writeInPlace(
         bytes, regular: located.status.st_mode & S_IFMT == S_IFREG, open: located.open,
         mayReplace: mayReplace, damaged: &damaged)
@@ -162,9 +162,10 @@ private func write(
   case .success(let fd?): return writeIntoStream(bytes, fd)
   case .success(nil): break
   }
+  // The journal handsh keeps: never replaced or written over.
+  if ownDescriptorHolds(status) { return EBUSY }
   guard kind == S_IFREG else {
     // A FIFO, a device, a socket: never replaced.
-    if ownDescriptorHolds(status) { return EBADF }
     return writeInPlace(
       bytes, regular: false, open: entry.open, mayReplace: mayReplace, damaged: &damaged)
   }
@@ -205,17 +206,13 @@ private func streamHolding(_ status: stat) -> Result<Int32?, NamedPath.Failure> 
   return .success(nil)
 }
 
-/// Whether the file `status` describes is one that handsh opened for
-/// itself (the prompt's signal pipe): never a stream a user may name.
+/// Whether the file `status` describes is the one handsh holds open for
+/// itself (the journal): never a file a user may write or read by name.
 func ownDescriptorHolds(_ status: stat) -> Bool {
-  for end: Int32 in [0, 1] {
-    let fd = handsh_prompt_pipe_fd(end)
-    var own = stat()
-    if fd >= 0, fstat(fd, &own) == 0, own.st_dev == status.st_dev, own.st_ino == status.st_ino {
-      return true
-    }
-  }
-  return false
+  let fd = handsh_own_file()
+  var own = stat()
+  return fd >= 0 && fstat(fd, &own) == 0 && own.st_dev == status.st_dev
+    && own.st_ino == status.st_ino
 }
 
 /// Writes into handsh's own open descriptor `fd`, at its current place, as
@@ -276,7 +273,7 @@ private func writeInPlace(
   if opened.status.st_mode & S_IFMT != S_IFREG {
     // A FIFO or a device: written straight into, as `>` would, unless it
     // is one of handsh's own descriptors under another name.
-    failure = ownDescriptorHolds(opened.status) ? EBADF : bytes.write(into: fd)
+    failure = ownDescriptorHolds(opened.status) ? EBUSY : bytes.write(into: fd)
   } else if Int(opened.status.st_size) > keptAsideLimit {
     failure = EFBIG
   } else {
