@@ -27,7 +27,7 @@ package enum ShebangOptions {
   package static let commandLineLongOptions = [
     "command", "seed", "limit", "keep-going", "check", "quiet", "interactive", "echo", "json",
     "ascii", "color", "test", "update", "review", "jobs", "tap", "junit", "shard", "record",
-    "lsp", "help", "version",
+    "journal", "lsp", "help", "version",
   ]
 
   /// Applies the options of shebang line `line` (its content) to `settings`.
