@@ -98,7 +98,7 @@ final class JournalTests: XCTestCase, FolderTestCase {
         "--journal", "j.hand", "-i", "-c", "add; add",
       ], in: folder, stdin: try stdinFile("show\nhistory\n"))
     XCTAssertEqual(
-      run.err, "<command line>:1:1: error: cannot write journal j.hand: No space left on device\n")
+      run.err, "<command line>: error: cannot write journal j.hand: No space left on device\n")
     XCTAssertFalse(run.out.contains("3♣ 7♥"), run.out)
     // -i goes on at the version the journal holds.
     XCTAssertTrue(run.out.hasPrefix("1  7♥\n 0  start     (empty)\n*1  add 7♥    7♥\n"), run.out)
@@ -209,5 +209,19 @@ final class JournalTests: XCTestCase, FolderTestCase {
     // A loop that showed nothing proves nothing.
     let shown = Int(result.out.split(separator: " ").first ?? "") ?? 0
     XCTAssertGreaterThan(shown, 0, result.out)
+  }
+
+  /// A text with a syntax error further on runs nothing, and so writes
+  /// nothing to the journal, though its first commands ran ahead while it
+  /// was checked; a clean text's lines are all there.
+  func testNothingOfATextWithASyntaxErrorIsKept() throws {
+    let head = "#!/usr/bin/env -S handsh --seed 42 --limit 5\n"
+    let bad = try handsh(["--journal", "j.hand", "--seed", "42", "-c", "add; add\nadd\nbogus"])
+    XCTAssertEqual(bad.status, 1)
+    XCTAssertEqual(bad.out, "")
+    XCTAssertEqual(try text("j.hand"), head)
+    let good = try handsh(["--journal", "j.hand", "-q", "-c", "add; add\nadd"])
+    XCTAssertEqual(good.status, 0, good.err)
+    XCTAssertEqual(try text("j.hand"), head + "add 7H\nadd 3C\nadd KH\n")
   }
 }

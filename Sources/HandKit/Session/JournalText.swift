@@ -22,6 +22,68 @@ public enum JournalText {
     }
   }
 
+  /// `line(for:in:)`, with its line break, appended to `out` as bytes: no
+  /// String is made, as this runs once per change of a session.
+  public static func appendLine(for move: CursorMove?, in history: History, to out: inout [UInt8]) {
+    func number(_ value: UInt64) {
+      var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+      var value = value
+      var count = 0
+      if value >= 10_000_000_000 {
+        out.append(contentsOf: String(value).utf8)
+        return
+      }
+      withUnsafeMutableBytes(of: &digits) { buffer in
+        repeat {
+          buffer[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+          value /= 10
+          count += 1
+        } while value > 0
+        for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+      }
+    }
+    func word(_ text: StaticString) {
+      out.append(
+        contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+    switch move {
+    case .undo(let steps):
+      word("undo ")
+      number(UInt64(steps))
+    case .redo(let steps):
+      word("redo ")
+      number(UInt64(steps))
+    case .goto(let version):
+      word("goto ")
+      number(UInt64(version))
+    case nil:
+      let version = history.current
+      switch version.step {
+      case .start: word("start")
+      case .add(let card):
+        word("add ")
+        word(card.rank.spelling)
+        word(card.suit.letterSpelling)
+      case .delete(let position):
+        word("del ")
+        number(UInt64(position))
+      case .move(let from, let to):
+        word("mv ")
+        number(UInt64(from))
+        out.append(UInt8(ascii: " "))
+        number(UInt64(to))
+      case .limit(let limit):
+        word("limit ")
+        number(UInt64(limit))
+      case .new:
+        word("new ")
+        number(history.seed(of: version))
+      }
+    }
+    out.append(0x0A)
+  }
+
   /// Why a journal cannot be resumed: where, and the message.
   public struct Failure: Error, Equatable, Sendable {
     public var line: Int

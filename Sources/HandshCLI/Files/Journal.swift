@@ -147,6 +147,15 @@ final class Journal {
     return .success(Started(journal: journal, session: session, resumed: resumed))
   }
 
+  /// Records the line of a change: `move`, or what made `history`'s
+  /// current version.
+  func record(_ move: CursorMove?, in history: History) {
+    JournalText.appendLine(for: move, in: history, to: &pending)
+  }
+
+  /// Records lines held while a text was checked, whole, with their breaks.
+  func record(lines: [UInt8]) { pending.append(contentsOf: lines) }
+
   /// Records a change's line (without its line break).
   func record<Text: StringProtocol>(_ line: Text) {
     pending.append(contentsOf: line.utf8)

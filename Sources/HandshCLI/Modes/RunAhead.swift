@@ -66,8 +66,11 @@ struct RunAhead {
   /// the 36 MB of its versions, and it runs ahead whole, parsed once.
   static let holdLimit = 8 << 20
 
-  init(from session: Session, enabled: Bool) {
+  /// `journaling`: the lines of the changes run ahead are held too, and
+  /// reach the journal only when the text has checked clean (`commit`).
+  init(from session: Session, enabled: Bool, journaling: Bool = false) {
     start = session
+    sink.journaling = journaling
     if !enabled { pausedAt = TextPosition(line: 1, item: 0) }
   }
 
@@ -104,6 +107,8 @@ struct RunAhead {
   /// Once a write has failed (a closed pipe), the rest is dropped, not
   /// gathered in memory.
   func commit(to output: inout Output, history: History, renderer: Renderer) {
+    // Write-ahead: the lines of the changes go before their results.
+    output.journal?.record(lines: sink.journal)
     for chunk in sink.held where output.failure == nil {
       chunk.write(to: &output, history: history, renderer: renderer)
     }
@@ -176,6 +181,16 @@ private struct HeldOutput: CommandSink {
   var held: [Chunk] = []
   /// The bytes that `held` takes.
   var heldBytes = 0
+  /// With a journal: the lines of the changes run ahead, held. They take
+  /// a few bytes a command, fewer than the text they come from.
+  var journaling = false
+  var journal: [UInt8] = []
+
+  var keepsJournal: Bool { journaling }
+
+  mutating func changed(_ move: CursorMove?, history: History) {
+    JournalText.appendLine(for: move, in: history, to: &journal)
+  }
 
   mutating func diagnose(_ message: String, column: Int) {}
 

@@ -77,9 +77,12 @@ struct Runner {
   /// After a journal write that failed (handsh(1), JOURNAL): says so, and
   /// rebuilds the session from FILE, so that the commands whose lines could
   /// not be written change nothing. True when that happened.
-  mutating func recoverJournal() -> Bool {
+  /// `text`: the lines that failed were those of a whole text (`-c`, a
+  /// SCRIPT), said as `SOURCE: error: …`; else at the line that ran.
+  mutating func recoverJournal(text: String? = nil) -> Bool {
     guard let journal = output.journal, let reason = journal.failure else { return false }
-    sink.diagnose("cannot write journal \(journal.shown): \(reason)", column: 1)
+    let message = "cannot write journal \(journal.shown): \(reason)"
+    if let text { sink.diagnose(message, in: text) } else { sink.diagnose(message, column: 1) }
     if let session = journal.rebuild() { executor.session = session }
     return true
   }
@@ -132,7 +135,8 @@ struct Runner {
   /// is checked (`RunAhead`), and from where that paused once it is.
   mutating func runText(_ text: [UInt8], name: String) -> Flow {
     var state = TextCheck(
-      ahead: RunAhead(from: session, enabled: !options.checkOnly && options.journal == nil))
+      ahead: RunAhead(
+        from: session, enabled: !options.checkOnly, journaling: output.journal != nil))
     var text = text
     _ = check(&text, final: true, name: name, &state)
     return finish(text, name: name, state)
@@ -143,7 +147,8 @@ struct Runner {
   /// ends at once. The read error when it cannot be read.
   mutating func runScript(_ path: [UInt8], name: String) -> Result<Flow, SystemError> {
     var state = TextCheck(
-      ahead: RunAhead(from: session, enabled: !options.checkOnly && options.journal == nil))
+      ahead: RunAhead(
+        from: session, enabled: !options.checkOnly, journaling: output.journal != nil))
     let read = readFile(path) { text, final in check(&text, final: final, name: name, &state) }
     switch read {
     case .success(let file):
@@ -224,6 +229,11 @@ struct Runner {
       return .stop
     }
     ahead.commit(to: &output, history: session.history, renderer: executor.renderer)
+    // The lines of the commands run ahead could not be written.
+    if output.journal != nil {
+      output.flush()
+      if recoverJournal(text: name) { return .stop }
+    }
     guard let resume = ahead.pausedAt, !options.checkOnly else { return .next }
     var flow = Flow.next
     // The run goes on from the line where it paused, not over the lines
@@ -402,7 +412,7 @@ struct ProcessSink: CommandSink {
   var keepsJournal: Bool { output.journal != nil }
 
   mutating func changed(_ move: CursorMove?, history: History) {
-    output.journal?.record(JournalText.line(for: move, in: history))
+    output.journal?.record(move, in: history)
   }
 
   /// At the prompt with stderr a terminal: point at the failed command of a
