@@ -100,17 +100,25 @@ public struct Renderer: Sendable {
     _ history: History, _ walk: inout HistoryTree, upTo size: Int, to out: inout [UInt8]
   ) -> Bool {
     let width = digits(history.count - 1)
+    // The segments as bytes, made once: a line appends up to 24 of them.
+    let segments = treeSegments
+    let (branch, last, down, blank) = (
+      Array(segments.branch.utf8), Array(segments.last.utf8), Array(segments.line.utf8),
+      Array("  ".utf8)
+    )
     while out.count < size {
       guard let line = walk.nextLine() else { return false }
       let folded = line.level > HistoryTree.drawnLevels
       if !style.json {
         let drawn = min(line.level, HistoryTree.drawnLevels)
-        for level in stride(from: 1, through: drawn, by: 1) {
-          let last = level < walk.lastAtLevel.count && walk.lastAtLevel[level]
-          if level == line.level, line.startsBranch {
-            out.append(contentsOf: (last ? treeSegments.last : treeSegments.branch).utf8)
-          } else {
-            out.append(contentsOf: (last ? "  " : treeSegments.line).utf8)
+        walk.lastAtLevel.withUnsafeBufferPointer { lastAtLevel in
+          for level in stride(from: 1, through: drawn, by: 1) {
+            let isLast = level < lastAtLevel.count && lastAtLevel[level]
+            if level == line.level, line.startsBranch {
+              out.append(contentsOf: isLast ? last : branch)
+            } else {
+              out.append(contentsOf: isLast ? blank : down)
+            }
           }
         }
       }

@@ -19,7 +19,7 @@ final class Journal {
   let shown: String
   private let fd: Int32
   /// Lines recorded and not yet written.
-  private(set) var pending: [UInt8] = []
+  let pending = ByteBuffer()
   /// FILE's size: whole lines, all written.
   private var size: Int
   private var unsynced = false
@@ -150,16 +150,16 @@ final class Journal {
   /// Records the line of a change: `move`, or what made `history`'s
   /// current version.
   func record(_ move: CursorMove?, in history: History) {
-    JournalText.appendLine(for: move, in: history, to: &pending)
+    JournalText.appendLine(for: move, in: history, to: pending)
   }
 
   /// Records lines held while a text was checked, whole, with their breaks.
-  func record(lines: [UInt8]) { pending.append(contentsOf: lines) }
+  func record(lines: ByteBuffer) { pending.append(lines) }
 
   /// Records a change's line (without its line break).
   func record<Text: StringProtocol>(_ line: Text) {
     pending.append(contentsOf: line.utf8)
-    pending.append(0x0A)
+    pending.append(contentsOf: [0x0A])
   }
 
   /// Writes the pending lines, in one write of whole lines, as a critical
@@ -171,17 +171,17 @@ final class Journal {
     guard failure == nil else { return false }
     guard !pending.isEmpty else { return true }
     let code: Int32? = Platform.critical {
-      let code = pending.withUnsafeBytes { writeAll($0, at: size) }
+      let code = pending.withBytes { writeAll($0, at: size) }
       if code != nil { _ = ftruncate(fd, off_t(size)) }
       return code
     }
     if let code {
       failure = Platform.describe(code)
-      pending.removeAll(keepingCapacity: true)
+      pending.removeAll()
       return false
     }
     size += pending.count
-    pending.removeAll(keepingCapacity: true)
+    pending.removeAll()
     unsynced = true
     return true
   }

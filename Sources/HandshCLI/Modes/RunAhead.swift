@@ -184,12 +184,12 @@ private struct HeldOutput: CommandSink {
   /// With a journal: the lines of the changes run ahead, held. They take
   /// a few bytes a command, fewer than the text they come from.
   var journaling = false
-  var journal: [UInt8] = []
+  let journal = ByteBuffer(capacity: 64)
 
   var keepsJournal: Bool { journaling }
 
   mutating func changed(_ move: CursorMove?, history: History) {
-    JournalText.appendLine(for: move, in: history, to: &journal)
+    JournalText.appendLine(for: move, in: history, to: journal)
   }
 
   mutating func diagnose(_ message: String, column: Int) {}
