@@ -199,4 +199,22 @@ import Testing
       #expect(copy.history[number].hand == hands[number], "version \(number) of the copy")
     }
   }
+
+  /// `history` makes each large hand from the version before when that is
+  /// its parent: every line shows the hand the version has.
+  @Test func historyShowsEveryLargeHand() {
+    var session = Session(seed: 4, limit: 52)
+    run(Array(repeating: .add(nil), count: 40), on: &session)
+    run([.move(1, 40), .undo(3), .delete(7), .move(2, 30), .goto(20), .add(nil)], on: &session)
+    run(Array(repeating: .move(3, 1), count: 30) + [.undo(12), .delete(1)], on: &session)
+    let renderer = Renderer(style: Style(ascii: true))
+    var out: [UInt8] = []
+    renderer.writeHistory(session.history, to: &out)
+    let lines = String(decoding: out, as: UTF8.self).split(separator: "\n")
+    #expect(lines.count == session.history.count)
+    for (number, line) in lines.enumerated() {
+      let hand = renderer.handText(session.history[number].hand)
+      #expect(line.contains("  \(hand)"), "version \(number): \(line)")
+    }
+  }
 }

@@ -76,6 +76,33 @@ public struct History: Sendable {
       limit: Int(entry.pointee.limit), step: entry.pointee.step)
   }
 
+  /// Version `number`, as the subscript gives it, made from `previous` (a
+  /// version and its hand) when that is its parent: so a list of versions
+  /// in order, as `history` writes it, makes each large hand in one step.
+  @inline(__always)
+  public func version(_ number: Int, after previous: (number: Int, hand: Hand)?) -> Version {
+    guard store.entry(number).pointee.hand & 0xF == HandCode.delta, number != cursor else {
+      return self[number]
+    }
+    return version(rebuilding: number, after: previous)
+  }
+
+  /// `version(_:after:)` for a version whose hand its entry does not keep.
+  @inline(never)
+  private func version(rebuilding number: Int, after previous: (number: Int, hand: Hand)?)
+    -> Version
+  {
+    let entry = store.entry(number)
+    guard let previous, previous.number == Int(entry.pointee.link.parent) else {
+      return self[number]
+    }
+    var cards = previous.hand.cards
+    entry.pointee.step.apply(to: &cards)
+    return Version(
+      hand: Hand(cards), deck: Deck(bits: entry.pointee.deck), game: entry.pointee.game,
+      limit: Int(entry.pointee.limit), step: entry.pointee.step)
+  }
+
   /// The hand of version `number`, which has more than ten cards.
   @inline(never)
   private func largeHand(of number: Int) -> Hand {

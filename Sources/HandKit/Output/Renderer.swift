@@ -79,9 +79,13 @@ public struct Renderer: Sendable {
     _ history: History, from: Int, upTo size: Int, to out: inout [UInt8]
   ) -> Int? {
     let width = digits(history.count - 1)
+    // The version before, whole: a large hand is made from its parent's
+    // when that is the version before, as it most often is.
+    var previous: (number: Int, hand: Hand)?
     for number in max(0, from)..<max(max(0, from), history.count) {
       if out.count >= size { return number }
-      let version = history[number]
+      let version = history.version(number, after: previous)
+      if version.hand.spills { previous = (number, version.hand) }
       let command = history.commandText(of: number, ascii: style.ascii)
       let parent = history.parent(of: number)
       if style.json {
