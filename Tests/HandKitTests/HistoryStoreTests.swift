@@ -113,4 +113,108 @@ import Testing
     #expect(session.history.redoChild(of: 1) == 2)
     #expect(session.history.ancestor(of: total - 1, atDepth: 1) == 1)
   }
+
+  /// A history of `count` versions made by `commands` over and over, after
+  /// `first`.
+  private func history(
+    _ count: Int, limit: Int = 5, first: [Command] = [], _ commands: [Command]
+  ) -> History {
+    var session = Session(seed: 3, limit: limit)
+    run(first, on: &session)
+    var next = 0
+    while session.history.count < count {
+      _ = session.run(commands[next % commands.count]) { 18_446_744_073_709_551_615 }
+      next += 1
+    }
+    return session.history
+  }
+
+  /// At most 48 bytes a version, whatever the command and the size of the
+  /// hand (handsh(1), Versions): a `new`, with the largest seed or not, and
+  /// hands of up to 52 cards cost what a `mv` of a small hand costs. The
+  /// store's bytes are counted whole: its chunks (the last one part empty:
+  /// one chunk of slack) and whatever a version keeps beside them.
+  @Test(arguments: ["mv", "new", "new max", "52 cards", "52 cards, branching"])
+  func aVersionHoldsAtMost48Bytes(_ script: String) {
+    let count = 100_000
+    let fiftyTwo = [Command.new(1)] + Array(repeating: .add(nil), count: 52)
+    let history: History
+    switch script {
+    case "mv": history = self.history(count, first: [.add(nil), .add(nil)], [.move(1, 2)])
+    case "new": history = self.history(count, [.new(1)])
+    case "new max": history = self.history(count, [.new(nil)])
+    case "52 cards": history = self.history(count, limit: 52, fiftyTwo)
+    default:
+      // Branches off the 52-card hand: each change after an undo makes a
+      // version whose parent's hand is rebuilt from a delta.
+      history = self.history(
+        count, limit: 52, first: Array(repeating: .add(nil), count: 52),
+        [.move(1, 52), .move(2, 51), .delete(3), .undo(1), .move(5, 1), .undo(2), .delete(1)])
+    }
+    #expect(history.count == count)
+    let slack = 4096 * 48
+    #expect(
+      history.bytesHeld <= 48 * count + slack,
+      "\(script): \(Double(history.bytesHeld - slack) / Double(count)) bytes a version")
+  }
+
+  /// Hands of more than ten cards are rebuilt from the nearest version up
+  /// the path whose hand is kept whole: every version of a random walk over
+  /// branches of large hands, asked for in any order, in the history and in
+  /// a copy of it that went on, has the hand it had when it was made.
+  @Test func everyVersionKeepsItsHandOnBranchesOfLargeHands() {
+    var random = SplitMix64(seed: 11)
+    var session = Session(seed: 9, limit: 52)
+    run(Array(repeating: .add(nil), count: 30), on: &session)
+    var hands: [Hand] = (0..<session.history.count).map { session.history[$0].hand }
+    for _ in 0..<20_000 {
+      let size = session.current.hand.count
+      let position = { (r: inout SplitMix64) in 1 + Int(r.next() % UInt64(max(size, 1))) }
+      let command: Command
+      switch random.next() % 16 {
+      case 0..<4: command = .add(nil)
+      case 4..<6: command = .delete(position(&random))
+      case 6..<10: command = .move(position(&random), position(&random))
+      case 10..<12: command = .undo(1 + Int(random.next() % 20))
+      case 12: command = .redo(1 + Int(random.next() % 4))
+      case 13: command = .goto(Int(random.next() % UInt64(session.history.count)))
+      case 14: command = .limit(size + Int(random.next() % 3))
+      default: command = size < 20 ? .add(nil) : .delete(1)
+      }
+      let count = session.history.count
+      _ = session.run(command) { 5 }
+      if session.history.count > count {
+        hands.append(session.current.hand)
+      }
+      if random.next() % 1000 == 0 { run([.new(nil)], on: &session) }
+      while hands.count < session.history.count { hands.append(session.current.hand) }
+      #expect(session.current.hand == hands[session.history.cursor])
+    }
+    #expect(hands.count > 10_000)
+    #expect(hands.filter { $0.count > 10 }.count > hands.count / 3)
+    var copy = session
+    run([.goto(1), .add(nil), .goto(hands.count - 1), .delete(1)], on: &copy)
+    for number in (0..<hands.count).shuffled(using: &random) {
+      #expect(session.history[number].hand == hands[number], "version \(number)")
+      #expect(copy.history[number].hand == hands[number], "version \(number) of the copy")
+    }
+  }
+
+  /// `history` makes each large hand from the version before when that is
+  /// its parent: every line shows the hand the version has.
+  @Test func historyShowsEveryLargeHand() {
+    var session = Session(seed: 4, limit: 52)
+    run(Array(repeating: .add(nil), count: 40), on: &session)
+    run([.move(1, 40), .undo(3), .delete(7), .move(2, 30), .goto(20), .add(nil)], on: &session)
+    run(Array(repeating: .move(3, 1), count: 30) + [.undo(12), .delete(1)], on: &session)
+    let renderer = Renderer(style: Style(ascii: true))
+    var out: [UInt8] = []
+    renderer.writeHistory(session.history, to: &out)
+    let lines = String(decoding: out, as: UTF8.self).split(separator: "\n")
+    #expect(lines.count == session.history.count)
+    for (number, line) in lines.enumerated() {
+      let hand = renderer.handText(session.history[number].hand)
+      #expect(line.contains("  \(hand)"), "version \(number): \(line)")
+    }
+  }
 }

@@ -32,6 +32,15 @@ public struct Hand: Sendable, Equatable {
     }
   }
 
+  /// The hand as one word when it has at most ten cards: the count in bits
+  /// 0–3 (so at most 10 there), then six bits a card. Nil for a larger hand.
+  @inline(__always)
+  var word: UInt64? { spill == nil ? packed : nil }
+
+  /// The hand of at most ten cards that `word` packs, as `word` gives it.
+  @inline(__always)
+  init(word: UInt64) { self.init(packed: word, spill: nil) }
+
   /// Whether the cards are in an array: more than ten of them.
   @inline(__always)
   var spills: Bool { spill != nil }

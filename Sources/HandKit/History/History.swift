@@ -6,17 +6,29 @@
 /// made.
 ///
 /// The store is fixed-size chunks, so it grows without ever copying what it
-/// holds: each version's state (32 bytes) beside its place in the tree (16
-/// bytes). A history shares its store with its copies until one of them
-/// changes, as an array does; `push` is then a store to the next slot.
+/// holds: 40 bytes a version, whatever its command and its hand. A version
+/// keeps what its command changed: its place in the tree (16 bytes), its
+/// step, limit and game, its deck (a mask of 52 bits; the first version of
+/// a game, whose deck is full, keeps the game's seed there instead), and a
+/// hand of up to ten cards packed in one word. A larger hand is not kept:
+/// it is its parent's hand with the version's step done to it, and is
+/// rebuilt from the nearest version up the path whose hand is kept whole.
+/// That is never more than `2 * keyframeSpacing - 1` versions up: when a
+/// change would make it so, the version `keyframeSpacing` up from the new
+/// one gets its hand kept whole (a keyframe, 52 bytes beside the store).
+/// A keyframe so placed brings the `keyframeSpacing` versions below it on
+/// the path (the new one included) from further than `keyframeSpacing` to
+/// at most that, and nothing takes them further again: so each keyframe
+/// has versions of its own to pay for it, and there are at most
+/// `count / keyframeSpacing` of them, however the tree branches: 6.5 bytes
+/// a version at most. The current version is kept whole beside the store,
+/// so a command reads it without rebuilding anything; `undo`, `redo` and
+/// `goto` make whole the version they reach, a large hand in a bounded
+/// number of steps. A history shares its store with its copies until one
+/// of them changes, as an array does; `push` is then a store to the next
+/// slot.
 public struct History: Sendable {
   private var store: Store
-  /// The seed of each game, in the order the versions start them. A game's
-  /// shuffled order is not kept: it follows from the seed, and the session
-  /// keeps the current one at hand, so a `new` costs a few bytes.
-  private var seeds: [UInt64]
-  /// For each game, the number of the version that starts it.
-  private var gameStarts: [Int]
   /// Where the chain of redo children from the current version ends, when
   /// known: then `redo N` is a jump back from it, not N hops forward.
   private var tip: Int? = 0
@@ -25,24 +37,104 @@ public struct History: Sendable {
   public var count: Int { store.count }
   /// The number of the current version.
   public private(set) var cursor: Int
+  /// The current version, whole: kept beside the store, so that a command
+  /// reads it as it is, its hand not rebuilt.
+  public private(set) var current: Version
+  /// How many versions up from the current one lies the nearest version
+  /// whose hand is kept whole (0: the current one's).
+  private var distance = 0
+
+  /// How far apart, at least, keyframes are on a path (handsh(1), Versions):
+  /// a hand is rebuilt in at most twice as many steps.
+  static let keyframeSpacing = 8
 
   /// A history whose version 0 is an empty hand and a full deck shuffled by
   /// `seed`.
   public init(seed: UInt64, limit: Int) {
     let start = Version(hand: .empty, deck: .full, game: 0, limit: limit, step: .start)
+    current = start
     store = Store()
-    store.append(Entry(version: start, link: Link(parent: 0, depth: 0, jump: 0)))
-    seeds = [seed]
-    gameStarts = [0]
+    store.append(
+      Entry(
+        link: Link(parent: 0, depth: 0, jump: 0), deck: seed, hand: 0, game: 0,
+        step: .start, limit: start.storedLimit))
     cursor = 0
   }
 
   private func link(_ number: Int) -> Link { store.entry(number).pointee.link }
 
   /// Version `number`, 0 to `count - 1`. The caller checks the range.
-  public subscript(number: Int) -> Version { store.entry(number).pointee.version }
+  @inline(__always)
+  public subscript(number: Int) -> Version {
+    let entry = store.entry(number)
+    let code = entry.pointee.hand
+    let game = entry.pointee.game
+    return Version(
+      hand: code & 0xF <= 10 ? Hand(word: code) : largeHand(of: number),
+      // A game's first version keeps its game's seed in place of its deck.
+      deck: Int(game) == number ? .full : Deck(bits: entry.pointee.deck), game: game,
+      limit: Int(entry.pointee.limit), step: entry.pointee.step)
+  }
 
-  public var current: Version { self[cursor] }
+  /// Version `number`, as the subscript gives it, made from `previous` (a
+  /// version and its hand) when that is its parent: so a list of versions
+  /// in order, as `history` writes it, makes each large hand in one step.
+  @inline(__always)
+  public func version(_ number: Int, after previous: (number: Int, hand: Hand)?) -> Version {
+    guard store.entry(number).pointee.hand & 0xF == HandCode.delta, number != cursor else {
+      return self[number]
+    }
+    return version(rebuilding: number, after: previous)
+  }
+
+  /// `version(_:after:)` for a version whose hand its entry does not keep.
+  @inline(never)
+  private func version(rebuilding number: Int, after previous: (number: Int, hand: Hand)?)
+    -> Version
+  {
+    let entry = store.entry(number)
+    guard let previous, previous.number == Int(entry.pointee.link.parent) else {
+      return self[number]
+    }
+    var cards = previous.hand.cards
+    entry.pointee.step.apply(to: &cards)
+    return Version(
+      hand: Hand(cards), deck: Deck(bits: entry.pointee.deck), game: entry.pointee.game,
+      limit: Int(entry.pointee.limit), step: entry.pointee.step)
+  }
+
+  /// The hand of version `number`, which has more than ten cards.
+  @inline(never)
+  private func largeHand(of number: Int) -> Hand {
+    number == cursor ? current.hand : rebuild(number).hand
+  }
+
+  /// The hand of version `number`, which is not kept whole: up the parents
+  /// to the nearest version whose hand is, then down again, each step done
+  /// to the cards as its command did it. Also how many steps that took.
+  @inline(never)
+  private func rebuild(_ number: Int) -> (hand: Hand, distance: Int) {
+    var steps: [Step] = []
+    steps.reserveCapacity(2 * History.keyframeSpacing)
+    var number = number
+    var entry = store.entry(number)
+    while entry.pointee.hand & 0xF == HandCode.delta {
+      steps.append(entry.pointee.step)
+      number = Int(entry.pointee.link.parent)
+      entry = store.entry(number)
+    }
+    let code = entry.pointee.hand
+    var cards = code & 0xF == HandCode.keyframe ? store.keyframe(code) : Hand(word: code).cards
+    cards.reserveCapacity(52)
+    for step in steps.reversed() { step.apply(to: &cards) }
+    return (Hand(cards), steps.count)
+  }
+
+  /// The command that made version `number`.
+  public func step(of number: Int) -> Step { store.entry(number).pointee.step }
+
+  /// The limit of version `number`.
+  public func limit(of number: Int) -> Int { Int(store.entry(number).pointee.limit) }
 
   /// The version `number` was made from: nil for version 0.
   public func parent(of number: Int) -> Int? {
@@ -81,14 +173,17 @@ public struct History: Sendable {
     return number
   }
 
-  /// The seed of the game that `version` belongs to.
-  public func seed(of version: Version) -> UInt64 { seeds[Int(version.game)] }
+  /// The seed of the game that `version` belongs to: kept by the game's
+  /// first version.
+  public func seed(of version: Version) -> UInt64 {
+    store.entry(Int(version.game)).pointee.deck
+  }
 
   /// The game that `version` belongs to, shuffled again from its seed.
   public func game(of version: Version) -> Game { Game(seed: seed(of: version)) }
 
   /// The number of the version that started `version`'s game.
-  public func start(of version: Version) -> Int { gameStarts[Int(version.game)] }
+  public func start(of version: Version) -> Int { Int(version.game) }
 
   /// How many versions `undo` can reach: the current version's depth.
   public var undoDepth: Int { depth(of: cursor) }
@@ -112,14 +207,21 @@ public struct History: Sendable {
   /// canonical form, whatever was typed (`del 02` is `del 2`), `add` with
   /// its card, `new` with its seed. Only the step is kept, never the text.
   public func commandText(of number: Int, ascii: Bool) -> String {
-    let version = self[number]
-    return version.step.text(seed: seed(of: version), ascii: ascii)
+    let entry = store.entry(number).pointee
+    return entry.step.text(seed: store.entry(Int(entry.game)).pointee.deck, ascii: ascii)
   }
 
   /// Adds `version` as a child of the current one and makes it current; it
   /// becomes the current version's redo child. Constant time.
   @inline(__always)
   mutating func push(_ version: consuming Version) {
+    let deck = version.deck.bits
+    push(version, deck: deck)
+  }
+
+  /// `push`, with what the entry keeps in its deck's place.
+  @inline(__always)
+  private mutating func push(_ version: consuming Version, deck: UInt64) {
     let parent = cursor
     let number = count
     // The skew-binary jump pointer (Myers): twice the parent's jump when
@@ -130,22 +232,79 @@ public struct History: Sendable {
     let jump = link(Int(up.jump))
     let far = up.depth &- jump.depth == jump.depth &- link(Int(jump.jump)).depth
     entry.pointee.link.redo = UInt32(truncatingIfNeeded: number)
+    var hand = HandCode.delta
+    if let word = version.hand.word {
+      hand = word
+      distance = 0
+    } else {
+      distance &+= 1
+      if distance == 2 * History.keyframeSpacing { placeKeyframe() }
+    }
     store.append(
       Entry(
-        version: version,
         link: Link(
           parent: UInt32(truncatingIfNeeded: parent), depth: up.depth &+ 1,
-          jump: far ? jump.jump : UInt32(truncatingIfNeeded: parent))))
+          jump: far ? jump.jump : UInt32(truncatingIfNeeded: parent)),
+        deck: deck, hand: hand, game: version.game, step: version.step,
+        limit: version.storedLimit))
+    setCurrent(version)
     cursor = number
     tip = number
   }
 
+  /// Makes `version` the current one.
+  @inline(__always)
+  private mutating func setCurrent(_ version: __owned Version) {
+    // A hand of up to ten cards holds no reference: nothing to release.
+    if current.hand.spills {
+      current = version
+    } else {
+      withUnsafeMutablePointer(to: &current) { $0.initialize(to: version) }
+    }
+  }
+
+  /// Keeps whole the hand of the version `keyframeSpacing` up from the one
+  /// being pushed, whose hand would otherwise be rebuilt from
+  /// `2 * keyframeSpacing` versions up; it is then `keyframeSpacing` from it.
+  private mutating func placeKeyframe() {
+    var number = cursor
+    for _ in 1..<History.keyframeSpacing { number = Int(link(number).parent) }
+    let (hand, _) = rebuild(number)
+    store.setHand(of: number, to: store.appendKeyframe(hand.cards))
+    distance = History.keyframeSpacing
+  }
+
   /// Adds the first version of a new game shuffled by `seed`.
   mutating func pushGame(seed: UInt64, limit: Int) {
-    let number = UInt32(truncatingIfNeeded: seeds.count)
-    seeds.append(seed)
-    gameStarts.append(count)
-    push(Version(hand: .empty, deck: .full, game: number, limit: limit, step: .new))
+    let number = UInt32(truncatingIfNeeded: count)
+    push(Version(hand: .empty, deck: .full, game: number, limit: limit, step: .new), deck: seed)
+  }
+
+  /// Makes the version the cursor has moved to current, whole: its hand
+  /// rebuilt when its entry does not keep it.
+  @inline(__always)
+  private mutating func refresh() {
+    let entry = store.entry(cursor)
+    let code = entry.pointee.hand
+    guard code & 0xF <= 10 else { return refreshLarge() }
+    distance = 0
+    let game = entry.pointee.game
+    setCurrent(
+      Version(
+        hand: Hand(word: code), deck: Int(game) == cursor ? .full : Deck(bits: entry.pointee.deck),
+        game: game, limit: Int(entry.pointee.limit), step: entry.pointee.step))
+  }
+
+  /// `refresh` for a hand of more than ten cards.
+  @inline(never)
+  private mutating func refreshLarge() {
+    let (hand, distance) = rebuild(cursor)
+    self.distance = distance
+    let entry = store.entry(cursor).pointee
+    setCurrent(
+      Version(
+        hand: hand, deck: Deck(bits: entry.deck), game: entry.game, limit: Int(entry.limit),
+        step: entry.step))
   }
 
   /// `undo N`: makes the ancestor `steps` up current; the caller checks
@@ -153,13 +312,14 @@ public struct History: Sendable {
   mutating func undo(_ steps: Int) {
     // A few steps are hops to the parent, which is usually in the cache; a
     // jump pointer can lead anywhere in the store.
-    guard steps <= 8 else {
+    if steps <= 8 {
+      for _ in 0..<max(steps, 0) {
+        cursor = Int(link(cursor).parent)
+      }
+    } else {
       cursor = ancestor(of: cursor, atDepth: max(depth(of: cursor) - steps, 0))
-      return
     }
-    for _ in 0..<max(steps, 0) {
-      cursor = Int(link(cursor).parent)
-    }
+    refresh()
   }
 
   /// How many versions `redo` can reach, counting at most `limit` of them:
@@ -177,12 +337,13 @@ public struct History: Sendable {
   mutating func redo(_ steps: Int) {
     if let tip, steps > 8 {
       cursor = ancestor(of: tip, atDepth: min(depth(of: cursor) + steps, depth(of: tip)))
-      return
+    } else {
+      for _ in 0..<max(steps, 0) {
+        guard let child = redoChild(of: cursor) else { break }
+        cursor = child
+      }
     }
-    for _ in 0..<max(steps, 0) {
-      guard let child = redoChild(of: cursor) else { return }
-      cursor = child
-    }
+    refresh()
   }
 
   /// `goto V`: makes `target` (0 to `count - 1`) current. Both ends walk up
@@ -204,6 +365,7 @@ public struct History: Sendable {
       self.tip = nil
     }
     cursor = target
+    refresh()
   }
 
   /// One step up from `number` that marks it as its parent's redo child.
@@ -219,6 +381,12 @@ public struct History: Sendable {
     store.entry(number).pointee.link.redo = UInt32(truncatingIfNeeded: child)
   }
 
+  /// The bytes this history holds for its versions, all of them: what the
+  /// tests hold to the bound of 48 bytes a version.
+  var bytesHeld: Int {
+    store.bytesHeld
+  }
+
   /// Makes the store this history's own before it changes.
   @inline(__always)
   private mutating func own() {
@@ -226,27 +394,70 @@ public struct History: Sendable {
   }
 }
 
-/// A version and its place in the tree, side by side: 48 bytes.
+/// A version as the store keeps it: 40 bytes of plain numbers.
 private struct Entry: Sendable, Equatable {
-  let version: Version
   var link: Link
+  /// The deck's mask over the game's shuffled order; for the first version
+  /// of a game, whose deck is full, the game's seed.
+  let deck: UInt64
+  /// A hand of up to ten cards as `Hand.word` packs it (at most 10 in the
+  /// low four bits), or for a larger hand a `HandCode`.
+  var hand: UInt64
+  /// The number of the version that starts this version's game.
+  let game: UInt32
+  let step: Step
+  let limit: UInt8
+}
+
+/// How an entry keeps a hand of more than ten cards, by the low four bits
+/// of its word (which are at most 10 for a hand kept in the word itself).
+private enum HandCode {
+  /// Not kept: the parent's hand with the version's step done to it.
+  static let delta: UInt64 = 0xE
+  /// Kept whole beside the store: the count in bits 4–9, and from bit 10
+  /// on, the keyframe's place.
+  static let keyframe: UInt64 = 0xF
+}
+
+extension Step {
+  /// Does to `cards` what the step's command did to the hand; a step that
+  /// does not change a hand (`limit`) leaves them as they are.
+  fileprivate func apply(to cards: inout [Card]) {
+    switch self {
+    case .add(let card): cards.insert(card, at: 0)
+    case .delete(let position):
+      let index = Int(position) - 1
+      if cards.indices.contains(index) { cards.remove(at: index) }
+    case .move(let from, let to):
+      let (a, b) = (Int(from) - 1, Int(to) - 1)
+      if cards.indices.contains(a), cards.indices.contains(b) {
+        cards.insert(cards.remove(at: a), at: b)
+      }
+    case .start, .new, .limit: break
+    }
+  }
 }
 
 /// The versions of a history, in chunks of `chunkSize` that never move once
-/// allocated. Changed only by a history that holds the one reference to it
-/// (copy on write), so it is as safe to send as the history.
+/// allocated, and the keyframes, 52 bytes each, in chunks of `keyChunkSize`.
+/// Changed only by a history that holds the one reference to it (copy on
+/// write), so it is as safe to send as the history.
 private final class Store: @unchecked Sendable {
   private static let chunkShift = 12
   private static let chunkSize = 1 << chunkShift
+  private static let keyChunkShift = 10
+  private static let keyChunkSize = 1 << keyChunkShift
+  private static let keyframeSize = 52
 
   private struct State {
     /// The chunks allocated, in order, in a table of `capacity` places.
     var chunks: UnsafeMutablePointer<UnsafeMutablePointer<Entry>>
     var capacity: Int
     var count = 0
-    /// Whether an entry holds a hand of more than ten cards, the one part
-    /// of an entry that is a reference.
-    var holdsArrays = false
+    /// The keyframes' chunks, in a table of `keyCapacity` places.
+    var keyChunks: UnsafeMutablePointer<UnsafeMutablePointer<Card>>
+    var keyCapacity: Int
+    var keyCount = 0
   }
 
   /// Behind a pointer, not in stored properties: a class's stored `var` is
@@ -257,26 +468,20 @@ private final class Store: @unchecked Sendable {
 
   init() {
     let capacity = 16
-    state.initialize(to: State(chunks: .allocate(capacity: capacity), capacity: capacity))
+    state.initialize(
+      to: State(
+        chunks: .allocate(capacity: capacity), capacity: capacity,
+        keyChunks: .allocate(capacity: capacity), keyCapacity: capacity))
   }
 
   deinit {
-    let count = state.pointee.count
-    let chunks = (count + Store.chunkSize - 1) >> Store.chunkShift
-    for i in 0..<chunks {
-      let chunk = state.pointee.chunks[i]
-      // Only a hand of more than ten cards holds a reference: the other
-      // entries are plain numbers, with nothing to release, and when there
-      // is no such hand, the entries need not be read at all.
-      if state.pointee.holdsArrays {
-        for j in 0..<min(count - i * Store.chunkSize, Store.chunkSize)
-        where chunk[j].version.hand.spills {
-          (chunk + j).deinitialize(count: 1)
-        }
-      }
-      chunk.deallocate()
-    }
+    // The entries and keyframes are plain numbers: nothing to release.
+    let chunks = (state.pointee.count + Store.chunkSize - 1) >> Store.chunkShift
+    for i in 0..<chunks { state.pointee.chunks[i].deallocate() }
     state.pointee.chunks.deallocate()
+    let keyChunks = (state.pointee.keyCount + Store.keyChunkSize - 1) >> Store.keyChunkShift
+    for i in 0..<keyChunks { state.pointee.keyChunks[i].deallocate() }
+    state.pointee.keyChunks.deallocate()
     state.deinitialize(count: 1)
     state.deallocate()
   }
@@ -294,33 +499,86 @@ private final class Store: @unchecked Sendable {
     let count = state.pointee.count
     let slot = count & (Store.chunkSize - 1)
     if slot == 0 { addChunk(count >> Store.chunkShift) }
-    if entry.version.hand.spills { state.pointee.holdsArrays = true }
     (state.pointee.chunks[count >> Store.chunkShift] + slot).initialize(to: entry)
     state.pointee.count = count + 1
   }
 
   /// Allocates chunk `index`, the first past those allocated.
   private func addChunk(_ index: Int) {
-    if index == state.pointee.capacity {
-      let capacity = index * 2
-      let chunks = UnsafeMutablePointer<UnsafeMutablePointer<Entry>>.allocate(capacity: capacity)
-      chunks.moveInitialize(from: state.pointee.chunks, count: index)
-      state.pointee.chunks.deallocate()
-      state.pointee.chunks = chunks
-      state.pointee.capacity = capacity
-    }
+    Store.grow(&state.pointee.chunks, &state.pointee.capacity, toHold: index)
     (state.pointee.chunks + index).initialize(to: .allocate(capacity: Store.chunkSize))
   }
 
-  /// A store of its own, with the same entries.
+  /// Makes `table` (of `capacity` places) hold place `index`, one past its
+  /// last one used.
+  private static func grow<T>(
+    _ table: inout UnsafeMutablePointer<UnsafeMutablePointer<T>>, _ capacity: inout Int,
+    toHold index: Int
+  ) {
+    guard index == capacity else { return }
+    let larger = UnsafeMutablePointer<UnsafeMutablePointer<T>>.allocate(capacity: index * 2)
+    larger.moveInitialize(from: table, count: index)
+    table.deallocate()
+    table = larger
+    capacity = index * 2
+  }
+
+  /// Keyframe `index`'s first card.
+  private func keyframeCards(_ index: Int) -> UnsafeMutablePointer<Card> {
+    state.pointee.keyChunks[index >> Store.keyChunkShift]
+      + (index & (Store.keyChunkSize - 1)) * Store.keyframeSize
+  }
+
+  /// Keeps `cards` (11 to 52 of them) whole; returns the code that finds them.
+  func appendKeyframe(_ cards: [Card]) -> UInt64 {
+    let index = state.pointee.keyCount
+    if index & (Store.keyChunkSize - 1) == 0 {
+      let chunk = index >> Store.keyChunkShift
+      Store.grow(&state.pointee.keyChunks, &state.pointee.keyCapacity, toHold: chunk)
+      (state.pointee.keyChunks + chunk).initialize(
+        to: .allocate(capacity: Store.keyChunkSize * Store.keyframeSize))
+    }
+    let count = min(cards.count, Store.keyframeSize)
+    let slot = keyframeCards(index)
+    for i in 0..<Store.keyframeSize {
+      (slot + i).initialize(to: i < count ? cards[i] : Card(unchecked: 0))
+    }
+    state.pointee.keyCount = index + 1
+    return HandCode.keyframe | UInt64(count) << 4 | UInt64(index) << 10
+  }
+
+  /// The cards of the keyframe that `code` finds.
+  func keyframe(_ code: UInt64) -> [Card] {
+    let count = Int(truncatingIfNeeded: code >> 4 & 0x3F)
+    let index = Int(truncatingIfNeeded: code >> 10)
+    guard index < state.pointee.keyCount else { return [] }
+    return Array(UnsafeBufferPointer(start: keyframeCards(index), count: count))
+  }
+
+  /// The one change to an entry's hand: kept whole from now on.
+  func setHand(of number: Int, to code: UInt64) {
+    entry(number).pointee.hand = code
+  }
+
+  /// The bytes of the tables of chunks and the chunks, each counted whole.
+  var bytesHeld: Int {
+    let chunks = (count + Store.chunkSize - 1) >> Store.chunkShift
+    let keyChunks = (state.pointee.keyCount + Store.keyChunkSize - 1) >> Store.keyChunkShift
+    let pointer = MemoryLayout<UnsafeMutablePointer<Entry>>.stride
+    return (state.pointee.capacity + state.pointee.keyCapacity) * pointer
+      + chunks * Store.chunkSize * MemoryLayout<Entry>.stride
+      + keyChunks * Store.keyChunkSize * Store.keyframeSize
+  }
+
+  /// A store of its own, with the same entries and keyframes.
   func copy() -> Store {
     let copy = Store()
     for number in 0..<count { copy.append(entry(number).pointee) }
+    for index in 0..<state.pointee.keyCount {
+      _ = copy.appendKeyframe(
+        Array(UnsafeBufferPointer(start: keyframeCards(index), count: Store.keyframeSize)))
+    }
     return copy
-  }
-
-  func equals(_ other: Store) -> Bool {
-    count == other.count && (0..<count).allSatisfy { entry($0).pointee == other.entry($0).pointee }
   }
 }
 
@@ -345,9 +603,14 @@ struct Link: Sendable, Equatable {
 
 extension History: Equatable {
   public static func == (a: History, b: History) -> Bool {
-    // `tip` is a cache of what the links say.
-    a.cursor == b.cursor && a.store.equals(b.store)
-      && a.seeds == b.seeds
-      && a.gameStarts == b.gameStarts
+    // `tip` is a cache of what the links say, `cursorHand` and `distance`
+    // of what the entries say; a hand is compared whole, however it is kept.
+    guard a.cursor == b.cursor, a.count == b.count else { return false }
+    if a.store === b.store { return true }
+    return (0..<a.count).allSatisfy { number in
+      let (x, y) = (a.store.entry(number).pointee, b.store.entry(number).pointee)
+      return x.link == y.link && x.deck == y.deck && x.game == y.game && x.step == y.step
+        && x.limit == y.limit && a[number].hand == b[number].hand
+    }
   }
 }

@@ -4,7 +4,8 @@
 public struct Version: Sendable, Equatable {
   public let hand: Hand
   public let deck: Deck
-  /// Which game of the history this version belongs to.
+  /// The number of the version that starts this version's game (whose
+  /// entry keeps the game's seed).
   let game: UInt32
   let storedLimit: UInt8
   /// What made this version.

@@ -79,11 +79,17 @@ public struct Renderer: Sendable {
     _ history: History, from: Int, upTo size: Int, to out: inout [UInt8]
   ) -> Int? {
     let width = digits(history.count - 1)
+    // The version before, whole: a large hand is made from its parent's
+    // when that is the version before, as it most often is.
+    var previous: (number: Int, hand: Hand)?
     for number in max(0, from)..<max(max(0, from), history.count) {
       if out.count >= size { return number }
+      let version = history.version(number, after: previous)
+      if version.hand.spills { previous = (number, version.hand) }
       let parent = history.parent(of: number)
       writeHistoryLine(
-        number, in: history, width: width, from: parent == number - 1 ? nil : parent, to: &out)
+        number, version, in: history, width: width, from: parent == number - 1 ? nil : parent,
+        to: &out)
     }
     return nil
   }
@@ -106,8 +112,13 @@ public struct Renderer: Sendable {
       Array(segments.branch.utf8), Array(segments.last.utf8), Array(segments.line.utf8),
       Array("  ".utf8)
     )
+    // The version before, whole, as `history` keeps it: in the tree's order
+    // too, the line before is most often the parent.
+    var previous: (number: Int, hand: Hand)?
     while out.count < size {
       guard let line = walk.nextLine() else { return false }
+      let version = history.version(line.number, after: previous)
+      if version.hand.spills { previous = (line.number, version.hand) }
       let folded = line.level > HistoryTree.drawnLevels
       if !style.json {
         let drawn = min(line.level, HistoryTree.drawnLevels)
@@ -124,7 +135,8 @@ public struct Renderer: Sendable {
       }
       let parent = history.parent(of: line.number)
       let shownParent = folded && parent != line.previous ? parent : nil
-      writeHistoryLine(line.number, in: history, width: width, from: shownParent, to: &out)
+      writeHistoryLine(
+        line.number, version, in: history, width: width, from: shownParent, to: &out)
     }
     return true
   }
@@ -138,9 +150,9 @@ public struct Renderer: Sendable {
   /// padded to `width`, the canonical command padded to 8, the hand line,
   /// and `(from P)` when `from` is given; or its JSON object.
   private func writeHistoryLine(
-    _ number: Int, in history: History, width: Int, from: Int?, to out: inout [UInt8]
+    _ number: Int, _ version: Version, in history: History, width: Int, from: Int?,
+    to out: inout [UInt8]
   ) {
-    let version = history[number]
     let command = history.commandText(of: number, ascii: style.ascii)
     if style.json {
       out.append(contentsOf: "{\"version\":".utf8)

@@ -148,7 +148,7 @@ public struct SavedScript: Sendable, Equatable {
     var chunk: [UInt8] = []
     chunk.reserveCapacity(size + 64)
     chunk.append(
-      contentsOf: "#!/usr/bin/env handsh\nnew \(seed)\nlimit \(history[start].limit)\n".utf8)
+      contentsOf: "#!/usr/bin/env handsh\nnew \(seed)\nlimit \(history.limit(of: start))\n".utf8)
     let first = history.depth(of: start) + 1
     let last = history.depth(of: target)
     var numbers: [Int] = []
@@ -165,7 +165,7 @@ public struct SavedScript: Sendable, Equatable {
         number = history.parent(of: number) ?? 0
       }
       for number in numbers.reversed() {
-        chunk.append(contentsOf: history[number].step.text(seed: seed, ascii: true).utf8)
+        chunk.append(contentsOf: history.step(of: number).text(seed: seed, ascii: true).utf8)
         chunk.append(0x0A)
         if chunk.count >= size {
           guard body(chunk) else { return false }
