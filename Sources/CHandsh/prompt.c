@@ -620,7 +620,10 @@ static handsh_read_result read_line(void) {
     result.line = session.line;
     return result;
   }
-  // A signal that made read_key give up: it, not the end of input.
+  // A signal that made read_key give up, or one held while the last key
+  // was read (let in now, without a wait): it, not the end of input.
+  struct timespec none = {0, 0};
+  ppoll(NULL, 0, &none, &session.waiting);
   int fatal = handle_signals();
   if (fatal) {
     write_out("\n");
@@ -662,6 +665,8 @@ void handsh_prompt_run_end(void) {
 int handsh_prompt_interrupted(void) { return interrupted || ending; }
 
 int handsh_prompt_ending(void) { return ending; }
+
+int handsh_prompt_fatal(void) { return fatal_seen; }
 
 
 static int locale_is_utf8(void) {

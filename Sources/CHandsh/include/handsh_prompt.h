@@ -80,6 +80,11 @@ int handsh_prompt_interrupted(void);
 /// handsh must end by it once the command is over.
 int handsh_prompt_ending(void);
 
+/// SIGQUIT, SIGTERM or SIGHUP, if one came at any time of the session
+/// (also after the last line was read, while the session ended): the
+/// session ends by it.
+int handsh_prompt_fatal(void);
+
 /// Sets LC_CTYPE to a UTF-8 locale when the environment's is not one
 /// (LC_ALL=C, LANG unset), as Python does (PEP 538); the other categories
 /// follow the environment. Call before the prompt's first line.

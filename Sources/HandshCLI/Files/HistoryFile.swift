@@ -342,7 +342,7 @@ struct HistoryFile {
     if let code = readAll(&content, fd, at: cut) { return failure(code) }
     // A last line too long to keep needs no line break to end it.
     content += content.isEmpty ? line + [0x0A] : added
-    switch replaceFile(opened.entry, with: WriteSource(content), like: status) {
+    switch replaceFile(opened.entry, with: WriteSource(content), like: status, positional: true) {
     case .done: return nil
     case .failed(let code) where code != EACCES && code != EPERM && code != EBUSY:
       return failure(code)

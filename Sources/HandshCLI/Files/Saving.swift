@@ -96,6 +96,28 @@ struct WriteSource {
     return total
   }
 
+  /// Writes every chunk into the regular file `fd` from its start with
+  /// `pwrite`, never moving its offset; the errno of a failure.
+  func pwrite(into fd: Int32) -> Int32? {
+    var failure: Int32?
+    var offset = 0
+    chunks { chunk in
+      var done = 0
+      while done < chunk.count, let base = chunk.baseAddress {
+        let count = Glibc.pwrite(fd, base + done, chunk.count - done, off_t(offset + done))
+        if count < 0, errno == EINTR { continue }
+        if count < 0 {
+          failure = errno
+          return false
+        }
+        done += count
+      }
+      offset += chunk.count
+      return true
+    }
+    return failure
+  }
+
   /// Writes every chunk into `fd`; the errno of a failure.
   func write(into fd: Int32) -> Int32? {
     var failure: Int32?
@@ -411,9 +433,12 @@ enum Replaced {
 /// the walk found, so a path as long as the system takes is replaced like
 /// any other. A critical section: no signal ends handsh until the
 /// temporary file is renamed or gone.
+///
+/// `positional`: the content is written with `pwrite` (the history file's
+/// cut, whose appends are `pwrite`s too).
 func replaceFile(
   _ entry: NamedPath.Entry, with bytes: WriteSource, like original: stat? = nil,
-  mayReplace: (() -> Bool)? = nil, unnamedFirst: Bool = true
+  mayReplace: (() -> Bool)? = nil, unnamedFirst: Bool = true, positional: Bool = false
 ) -> Replaced {
   Platform.critical {
     let folder = entry.folder
@@ -451,7 +476,7 @@ func replaceFile(
     } else {
       if fchmod(fd, 0o666 & ~creationMask) != 0 { failure = errno }
     }
-    if failure == nil { failure = bytes.write(into: fd) }
+    if failure == nil { failure = positional ? bytes.pwrite(into: fd) : bytes.write(into: fd) }
     if failure == nil, fsync(fd) != 0 { failure = errno }
     if failure == nil, let mayReplace, !mayReplace() { failure = ECANCELED }
     if failure == nil, unnamed >= 0 {
@@ -469,7 +494,8 @@ func replaceFile(
         // privilege to name it by descriptor): a named temporary file.
         close(fd)
         return replaceFile(
-          entry, with: bytes, like: original, mayReplace: mayReplace, unnamedFirst: false)
+          entry, with: bytes, like: original, mayReplace: mayReplace, unnamedFirst: false,
+          positional: positional)
       }
     }
     if close(fd) != 0, failure == nil { failure = errno }

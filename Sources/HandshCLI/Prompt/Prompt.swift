@@ -66,8 +66,13 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   runner.output.flush()
   // `add; quit` after the reader went away: the last results too.
   _ = results.check(&runner)
+  // A signal that came as the session ended (with the last key, or while
+  // the last line was written) ends it all the same.
+  let fatal = handsh_prompt_fatal()
   handsh_prompt_end()
-  if case .signal(let number) = end {
+  var ended = end
+  if case .signal = ended {} else if fatal != 0 { ended = .signal(fatal) }
+  if case .signal(let number) = ended {
     // SIGQUIT, SIGTERM and SIGHUP end a session as quit would: a
     // recording is written first (handsh(1), GOLDEN TESTS).
     _ = runner.recorder?.finish()

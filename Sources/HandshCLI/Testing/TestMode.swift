@@ -435,7 +435,8 @@ enum TestFiles {
       return !changed
     }
     if changed { return changedMessage }
-    return failure.map { Platform.describe($0.code) }
+    // The reason as the writer gives it: `(PATH is damaged: …)` included.
+    return failure.map(\.reason)
   }
 }
 
