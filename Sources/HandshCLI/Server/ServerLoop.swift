@@ -17,7 +17,7 @@ enum ServerLoop {
     // reads until `exit` or the end of its input.
     signal(SIGPIPE, SIG_IGN)
     var server = LanguageServer(
-      ascii: ascii, readFile: readSourced, listFolder: { folderNames($0) })
+      ascii: ascii, readFile: readTestSource, listFolder: { folderNames($0) })
     server.interrupted = { bytesWaiting(0) }
     var reader = FrameReader()
     var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -135,7 +135,7 @@ struct GoldenTestRun {
       return outcome(.error(file.diagnostics.map { $0.text(path: shown) }))
     }
     guard !file.checksNothing else { return outcome(.skipped) }
-    let result = file.run(effects: GoldenMemory(readFile: readSourced))
+    let result = file.run(effects: GoldenMemory(readFile: readTestSource))
     guard !result.passed else { return outcome(.passed) }
     let diff = result.diff(path: TestFiles.patchedName(item.path))
     guard !options.review else {
