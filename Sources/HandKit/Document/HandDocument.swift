@@ -120,6 +120,17 @@ public struct HandDocument: Sendable {
       }
       return found
     }
+    // A line `handsh FILE` refuses, though a test does not run it: a
+    // comment over the line limit.
+    var inputLines = Set<Int>()
+    for input in file.inputs { inputLines.insert(input.line) }
+    for (number, line) in file.lines.enumerated()
+    where line.length > LineParser.maximumLineLength && !inputLines.contains(number) {
+      found.append(
+        DocumentDiagnostic(
+          range: line.start..<line.contentEnd, severity: .error,
+          message: LineParser.tooLongMessage))
+    }
     for (index, problem) in problems {
       let content = file.content(of: file.inputs[index])
       var range = content
@@ -133,6 +144,12 @@ public struct HandDocument: Sendable {
         DocumentDiagnostic(
           range: range, severity: problem.kind == .syntax ? .error : .warning,
           message: problem.message))
+    }
+    if !inputLines.isEmpty, found.count > problems.count {
+      // In the order of the text.
+      found = found.enumerated().sorted {
+        ($0.element.range.lowerBound, $0.offset) < ($1.element.range.lowerBound, $1.offset)
+      }.map(\.element)
     }
     return found
   }
@@ -250,11 +267,14 @@ public struct HandDocument: Sendable {
         ),
         command == .del || command == .mv, let position = Int(decimal: bytes)
       {
-        if position >= 1, position <= before.count {
-          let card = before[position - 1]
+        // The hand just before this command, not before its line.
+        let hand = self.hand(beforeCommand: words, index == 0 ? initial : after[index - 1], content)
+        if position >= 1, position <= hand.count {
+          let card = hand[position - 1]
           parts.append("position \(position): \(card.name(ascii: ascii)), \(card.spokenName)")
         } else {
-          parts.append("no card at position \(position) (hand has \(before.count) cards)")
+          let cards = hand.count == 1 ? "1 card" : "\(hand.count) cards"
+          parts.append("no card at position \(position) (hand has \(cards))")
         }
       } else if let card = Card(parsing: bytes) {
         parts.append(card.spokenName)
@@ -263,6 +283,33 @@ public struct HandDocument: Sendable {
     parts.append(
       "hand before: \(handText(before))\nhand after:  \(handText(hand(after[index])))")
     return (parts.joined(separator: "\n\n"), range)
+  }
+
+  /// The hand just before the command whose words are `command`, on the
+  /// input line `content` that starts in `state`: the commands before it on
+  /// that line run again, on a copy, reading no file and writing nothing.
+  func hand(beforeCommand command: [Range<Int>], _ state: State, _ content: Range<Int>) -> Hand {
+    guard let first = command.first, first.lowerBound > content.lowerBound else {
+      return hand(state)
+    }
+    var executor = LineExecutor(
+      session: Session(history: history, at: state.cursor),
+      renderer: Renderer(style: Style(ascii: ascii, color: false, json: false)), quiet: true)
+    var sink = CaptureSink(effects: GoldenMemory(), seeds: SplitMix64(seed: 0))
+    return file.text.withUnsafeBufferPointer { buffer in
+      var parser = LineParser(UnsafeBufferPointer(rebasing: buffer[content]))
+      while !parser.finished {
+        let item = parser.nextItem()
+        if case .end = item { break }
+        guard case .command(let next, let span) = item else { continue }
+        if span.lowerBound + content.lowerBound >= first.lowerBound { break }
+        guard executor.run(next, span: span, parser: &parser, sink: &sink) == .ran else { break }
+        // What it printed is of no use here.
+        sink.out.removeAll(keepingCapacity: true)
+        sink.lines.removeAll(keepingCapacity: true)
+      }
+      return executor.session.history.current.hand
+    }
   }
 
   /// The words of the command under `offset`, and which of them holds it.

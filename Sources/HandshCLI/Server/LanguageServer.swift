@@ -23,6 +23,11 @@ struct LanguageServer {
   /// The names in a folder, by its path.
   let listFolder: (String) -> [String]
 
+  /// The server's working folder, an absolute path: where a document that
+  /// is not a file (`untitled:`) reads, and what a definition's URI is
+  /// made absolute from.
+  var workingFolder = "/"
+
   /// Whether newer input is waiting: a run for diagnostics asks it now and
   /// then, and stops when it is, since that input may replace its text.
   var interrupted: () -> Bool = { false }
@@ -357,8 +362,13 @@ struct LanguageServer {
       list(LanguageServer.resolve(sub.isEmpty ? "." : sub, in: folder))
     }
     let replaced = json(document.table.range(of: range, encoding))
+    // A quote the user opened before the word: file names close it.
+    let opened = range.lowerBound > 0 && document.table.text[range.lowerBound - 1] == 0x22
     var items: [JSON] = []
     for (index, candidate) in found.candidates.enumerated() {
+      let inserted =
+        found.kind == .fileNames
+        ? LanguageServer.fileWord(candidate, opened: opened) : candidate
       let label = found.labels.count == found.candidates.count ? found.labels[index] : candidate
       var sort = String(index)
       while sort.utf8.count < 6 { sort = "0" + sort }
@@ -368,7 +378,7 @@ struct LanguageServer {
           ("kind", .int(found.kind == .fileNames ? 17 : 12)),
           ("sortText", .string(sort)),
           ("filterText", .string(candidate)),
-          ("textEdit", .object([("range", replaced), ("newText", .string(candidate))])),
+          ("textEdit", .object([("range", replaced), ("newText", .string(inserted))])),
         ]))
     }
     return .object([("isIncomplete", .bool(false)), ("items", .array(items))])
@@ -404,7 +414,8 @@ struct LanguageServer {
   private mutating func definition(_ params: JSON) -> JSON? {
     guard let (uri, document, offset) = target(params) else { return nil }
     guard let file = document.sourcedFile(at: offset), !file.isEmpty else { return .null }
-    let path = LanguageServer.resolve(file, in: LanguageServer.folder(of: uri))
+    let path = LanguageServer.absolute(
+      LanguageServer.resolve(file, in: LanguageServer.folder(of: uri)), from: workingFolder)
     let start = json(DocumentPosition(line: 0, character: 0))
     return .object([
       ("uri", .string(LanguageServer.fileURI(path))),
@@ -413,6 +424,22 @@ struct LanguageServer {
   }
 
   // MARK: Paths and URIs
+
+  /// A file name as a FILE word, as the prompt completes it: in double
+  /// quotes (`"` and `\\` escaped) when it holds a space, a tab, `;`, `#`
+  /// or `"`, or when the user opened a quote (`opened`: the opening quote
+  /// is already typed), and the quote closed.
+  static func fileWord(_ name: String, opened: Bool) -> String {
+    let special = Set(" \t;#\"".utf8)
+    guard opened || name.utf8.contains(where: special.contains) else { return name }
+    var word = opened ? "" : "\""
+    for character in name {
+      if character == "\"" || character == "\\" { word.append("\\") }
+      word.append(character)
+    }
+    word.append("\"")
+    return word
+  }
 
   /// The folder of the file a `file:` URI names, where its `source` and
   /// `save` names start; `.` for any other URI.
@@ -423,17 +450,22 @@ struct LanguageServer {
     return slash == 0 ? "/" : String(decoding: bytes[..<slash], as: UTF8.self)
   }
 
-  /// The path of a `file:` URI, percent escapes decoded.
+  /// The path of a `file:` URI, percent escapes decoded: `file:///x`,
+  /// `file://HOST/x` and `file:/x` alike.
   static func filePath(_ uri: String) -> String? {
     var bytes = Array(uri.utf8)
-    let scheme = Array("file://".utf8)
-    guard bytes.count >= scheme.count,
-      String(decoding: bytes[..<scheme.count], as: UTF8.self).lowercased() == "file://"
+    let scheme = Array("file:".utf8)
+    guard bytes.count > scheme.count,
+      String(decoding: bytes[..<scheme.count], as: UTF8.self).lowercased() == "file:"
     else { return nil }
     bytes.removeFirst(scheme.count)
-    // A host (`localhost`) before the path.
-    guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return nil }
-    bytes.removeFirst(slash)
+    if bytes.starts(with: Array("//".utf8)) {
+      // An authority (`localhost`, or none) before the path.
+      bytes.removeFirst(2)
+      guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+      bytes.removeFirst(slash)
+    }
+    guard bytes.first == UInt8(ascii: "/") else { return nil }
     var out: [UInt8] = []
     var i = 0
     while i < bytes.count {
@@ -448,6 +480,21 @@ struct LanguageServer {
       }
     }
     return String(decoding: out, as: UTF8.self)
+  }
+
+  /// `path` made absolute from `folder` (an absolute path), without `.`
+  /// and `..` segments or doubled slashes: what a URI names.
+  static func absolute(_ path: String, from folder: String) -> String {
+    let whole = path.hasPrefix("/") ? path : folder + "/" + path
+    var segments: [Substring] = []
+    for segment in whole.split(separator: "/", omittingEmptySubsequences: true) {
+      switch segment {
+      case ".": continue
+      case "..": if !segments.isEmpty { segments.removeLast() }
+      default: segments.append(segment)
+      }
+    }
+    return "/" + segments.joined(separator: "/")
   }
 
   private static func hexValue(_ byte: UInt8) -> UInt8? {

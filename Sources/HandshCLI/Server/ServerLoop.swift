@@ -19,6 +19,7 @@ enum ServerLoop {
     var server = LanguageServer(
       ascii: ascii, readFile: readTestSource, listFolder: { folderNames($0) })
     server.interrupted = { bytesWaiting(0) }
+    if let folder = workingFolder() { server.workingFolder = folder }
     var reader = FrameReader()
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     var ended = false
@@ -53,6 +54,15 @@ enum ServerLoop {
       if !waiting(0) { send(server.publish()) }
     }
     return server.shutDown ? 0 : 1
+  }
+
+  /// The absolute path of the working folder, when it has one.
+  private static func workingFolder() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return nil }
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    guard bytes.first == UInt8(ascii: "/") else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Whether input is waiting on `fd` right now.

@@ -13,12 +13,15 @@ import HandKit
 /// `/proc/self/fd/2`, even when that stream is a regular file) fails with
 /// `not a regular file` before it is opened, so a test never blocks on a
 /// writer, never reads without end, and never reads the runner's (or the
-/// editor's) own streams. What passes is read as `source` reads a file.
+/// editor's) own streams. What passes is read as `source` reads a file (a
+/// folder is `Is a directory`).
 func readTestSource(_ file: String) -> Result<[UInt8], ReadFailure> {
   let path = Array(file.utf8)
   var status = stat()
   if !path.isEmpty, !path.contains(0), Platform.status(of: path, &status, follow: true) {
-    if status.st_mode & S_IFMT != S_IFREG || isOwnStream(status) {
+    let kind = status.st_mode & S_IFMT
+    // A folder is read as ever, and fails as `Is a directory`.
+    if kind != S_IFREG && kind != S_IFDIR || isOwnStream(status) {
       return .failure(ReadFailure("not a regular file"))
     }
   }
