@@ -272,3 +272,34 @@ def test_header_names_are_whole_names(tmp_path):
     )
     assert result.returncode == 0
     assert b'"id":2,"result":null' in result.stdout
+
+
+# MARK: Heavy documents
+
+
+def test_code_actions_for_10000_differing_blocks_come_at_once(server, tmp_path):
+    uri = (tmp_path / "blocks.hand").as_uri()
+    lines = 10_000
+    server.send(did_open(uri, "add; undo\n#> x\n" * lines))
+    assert len(server.diagnostics(uri, timeout=60)) == lines
+    started = time.monotonic()
+    server.send(
+        request(
+            2,
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 2 * lines, "character": 0}},
+                "context": {"diagnostics": []},
+            },
+        )
+    )
+    actions = server.answer(2, timeout=120)["result"]
+    took = time.monotonic() - started
+    assert len(actions) == lines + 1
+    # Each block's edit touches its own lines only.
+    edit = actions[1]["edit"]["changes"][uri][0]
+    assert edit["range"] == {"start": {"line": 3, "character": 0}, "end": {"line": 4, "character": 0}}
+    assert edit["newText"] == "#> 8♠\n#> (empty)\n"
+    # One pass over the text, even in a debug build (quadratic took minutes).
+    assert took < 5, took

@@ -382,8 +382,26 @@ public struct HandDocument: Sendable {
   /// change of whole lines.
   public func acceptEdit(_ index: Int?) -> (range: Range<Int>, text: [UInt8])? {
     guard file.diagnostics.isEmpty else { return nil }
-    let new = result.updatedText { index == nil || $0 == index }
-    return lineEdit(from: file.text, to: new)
+    guard let index else { return lineEdit(from: file.text, to: result.updatedText) }
+    // One block: its own lines only, so that the edits of every block of
+    // a file cost one pass over the text, not one per block.
+    guard file.inputs.indices.contains(index), result.actual.indices.contains(index) else {
+      return nil
+    }
+    let input = file.inputs[index]
+    let actual = result.actual[index]
+    guard input.expected != actual else { return nil }
+    let text = file.text
+    let lines = file.lines
+    let from = lines[input.line].end
+    let to =
+      input.block.upperBound < lines.count ? lines[input.block.upperBound].rawStart : text.count
+    let eol: [UInt8] = file.crlf ? [0x0D, 0x0A] : [0x0A]
+    var new: [UInt8] = []
+    if text[..<from].last != 0x0A, !actual.isEmpty { new += eol }
+    for output in actual { new += output.marked + eol }
+    guard let edit = lineEdit(from: Array(text[from..<to]), to: new) else { return nil }
+    return ((edit.range.lowerBound + from)..<(edit.range.upperBound + from), edit.text)
   }
 
   /// The bytes of input `index` and of its block, line breaks included.
