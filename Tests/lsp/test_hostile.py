@@ -303,3 +303,74 @@ def test_code_actions_for_10000_differing_blocks_come_at_once(server, tmp_path):
     assert edit["newText"] == "#> 8♠\n#> (empty)\n"
     # One pass over the text, even in a debug build (quadratic took minutes).
     assert took < 5, took
+
+
+def peak_kb(pid):
+    """The peak resident memory of a running process, in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+HEAVY = {
+    "history": "add; undo; history\n" * 10_000,
+    "help": "help\n" * 10_000,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HEAVY))
+def test_requests_are_answered_while_a_heavy_run_goes_on(server, tmp_path, kind):
+    uri = (tmp_path / "heavy.hand").as_uri()
+    server.send(did_open(uri, "add 7h\n"))
+    server.diagnostics(uri)
+    change = notification(
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"text": HEAVY[kind]}],
+        },
+    )
+    sent = time.monotonic()
+    server.send(change + hover(2, uri, 0, 5))
+    answered, answer = server.wait_for(lambda m: m.get("id") == 2)
+    # From the last finished run, while the new one goes on.
+    assert answered - sent < 0.5, answered - sent
+    assert "result" in answer
+    came, message = server.wait_for(
+        lambda m: m.get("method") == "textDocument/publishDiagnostics"
+        and m["params"].get("version") == 2,
+        timeout=120,
+    )
+    diagnostics = message["params"]["diagnostics"]
+    if kind == "history":
+        # The bound of a golden test's output stops the run.
+        assert [d["message"] for d in diagnostics] == [
+            "output too large for a golden test (over 64 MiB)"
+        ]
+    else:
+        assert diagnostics == []
+    assert peak_kb(server.process.pid) < 200 * 1024
+    assert server.finish() == 0
+
+
+def test_a_golden_test_that_prints_over_64_mib_is_an_error_never_updated(tmp_path):
+    # 100,001 versions, then their history 60 times: some 100 MB of output.
+    text = "add; undo; " * 50_000 + "\n" + "history\n" * 60
+    test = tmp_path / "big.hand"
+    test.write_text(text)
+    for update in ([], ["--update"]):
+        result = subprocess.run(
+            [HANDSH, "--test", *update, "big.hand"],
+            cwd=tmp_path,
+            capture_output=True,
+            timeout=300,
+            env=ENV,
+        )
+        assert result.returncode == 2
+        lines = result.stderr.decode().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("big.hand:")
+        assert lines[0].endswith(": output too large for a golden test (over 64 MiB)")
+        assert int(lines[0].split(":")[1]) > 2
+        assert result.stdout.decode().splitlines()[-1].endswith("1 error")
+        assert test.read_text() == text

@@ -60,7 +60,10 @@ public struct HandDocument: Sendable {
     var history = Session(seed: file.settings.seed, limit: file.settings.limit).history
     var problems: [(input: Int, problem: LineProblem)] = []
     var complete = true
-    let result = file.run(effects: GoldenMemory(readFile: read)) { index, session, found in
+    // A file with no expectations shows no blocks: they are only counted.
+    let expects = file.inputs.contains { !$0.expected.isEmpty }
+    let result = file.run(effects: GoldenMemory(readFile: read), keepOutput: expects) {
+      index, session, found in
       after.append(State(cursor: session.history.cursor, count: session.history.count))
       for problem in found { problems.append((index, problem)) }
       if index == file.inputs.count - 1 { history = session.history }
@@ -105,6 +108,14 @@ public struct HandDocument: Sendable {
       }
       return found
     }
+    // The line whose output passed the bound of a test, which stopped there.
+    var overflowed: [DocumentDiagnostic] = []
+    if let overflow = result.overflow, file.inputs.indices.contains(overflow) {
+      overflowed.append(
+        DocumentDiagnostic(
+          range: file.content(of: file.inputs[overflow]), severity: .error,
+          message: GoldenResult.overflowText))
+    }
     let expects = file.inputs.contains { !$0.expected.isEmpty }
     if expects {
       for index in result.differing {
@@ -118,7 +129,7 @@ public struct HandDocument: Sendable {
         found.append(
           DocumentDiagnostic(range: file.content(of: input), severity: .error, message: shown))
       }
-      return found
+      return found + overflowed
     }
     // A line `handsh FILE` refuses, though a test does not run it: a
     // comment over the line limit.
@@ -145,7 +156,8 @@ public struct HandDocument: Sendable {
           range: range, severity: problem.kind == .syntax ? .error : .warning,
           message: problem.message))
     }
-    if !inputLines.isEmpty, found.count > problems.count {
+    found += overflowed
+    if found.count > problems.count {
       // In the order of the text.
       found = found.enumerated().sorted {
         ($0.element.range.lowerBound, $0.offset) < ($1.element.range.lowerBound, $1.offset)

@@ -48,7 +48,22 @@ struct LanguageServer {
     var analysis: HandDocument?
     /// Whether the diagnostics of the latest text are still to be sent.
     var unpublished = true
+    /// The last finished run of an older text: what a request is answered
+    /// from while the run of `text` goes on.
+    var previous: HandDocument?
+    /// The run of `text` going on on a thread of its own.
+    var job: AnalysisJob?
   }
+
+  /// Starts `work` on a thread of its own; nil runs every document on the
+  /// caller's thread, at once (tests, the fuzzer).
+  var spawn: ((@escaping @Sendable () -> Void) -> Void)?
+  /// Called, from the thread of a run, when that run has finished: the
+  /// process then sends what `publish` gives.
+  var finished: @Sendable () -> Void = {}
+  /// How long a request waits for the run of the latest text before it is
+  /// answered from the last finished run.
+  static let patience = 0.05
 
   init(
     ascii: Bool, readFile: @escaping @Sendable (String) -> Result<[UInt8], ReadFailure>,
@@ -184,6 +199,7 @@ struct LanguageServer {
       guard let item = params["textDocument"], let uri = item["uri"]?.string,
         let text = item["text"]?.string
       else { return }
+      documents[uri]?.job?.cancel()
       documents[uri] = OpenDocument(text: Array(text.utf8), version: item["version"] ?? .null)
     case "textDocument/didChange":
       guard let uri = params["textDocument"]?["uri"]?.string, var document = documents[uri],
@@ -204,11 +220,17 @@ struct LanguageServer {
         }
       }
       document.version = params["textDocument"]?["version"] ?? .null
+      // The run of the replaced text is abandoned; its last finished run
+      // answers until the new one is done.
+      document.previous = document.analysis ?? document.previous
+      document.job?.cancel()
+      document.job = nil
       document.analysis = nil
       document.unpublished = true
       documents[uri] = document
     case "textDocument/didClose":
       guard let uri = params["textDocument"]?["uri"]?.string else { return }
+      documents[uri]?.job?.cancel()
       documents[uri] = nil
       closed.append(uri)
     default:
@@ -229,8 +251,13 @@ struct LanguageServer {
     }
     closed.removeAll()
     for uri in documents.keys.sorted() where documents[uri]?.unpublished == true {
-      // Abandoned when newer input came: sent after that input is read.
-      guard let document = analysis(uri, interruptible: interruptible) else { continue }
+      // Abandoned when newer input came: sent after that input is read. On
+      // a thread: sent once that run has finished.
+      let document =
+        spawn == nil
+        ? analysis(uri, interruptible: interruptible)
+        : latest(uri, waiting: interruptible ? 0 : nil)
+      guard let document else { continue }
       let table = document.table
       let diagnostics: [JSON] = document.diagnostics.map { diagnostic in
         .object([
@@ -256,8 +283,53 @@ struct LanguageServer {
     ])
   }
 
-  /// The run of document `uri`, made once per change; nil when
-  /// `interruptible` and `interrupted` stopped it.
+  /// What a request about document `uri` is answered from: the run of its
+  /// latest text when it is done (or within `patience`), else the last
+  /// finished run of an older text while the new one goes on; the first
+  /// run of a document is waited for.
+  private mutating func answering(_ uri: String) -> HandDocument? {
+    guard spawn != nil else { return analysis(uri) }
+    if let done = latest(uri, waiting: LanguageServer.patience) { return done }
+    if let previous = documents[uri]?.previous { return previous }
+    return latest(uri, waiting: nil)
+  }
+
+  /// The run of the latest text of `uri`, started on a thread when none
+  /// is going on; nil when it is not done within `waiting` seconds (nil:
+  /// waited for until it is).
+  private mutating func latest(_ uri: String, waiting: Double?) -> HandDocument? {
+    guard let document = documents[uri] else { return nil }
+    if let analysis = document.analysis { return analysis }
+    guard let spawn else { return analysis(uri) }
+    let job: AnalysisJob
+    if let running = document.job {
+      job = running
+    } else {
+      job = AnalysisJob()
+      documents[uri]?.job = job
+      let text = document.text
+      let defaults = GoldenSettings(ascii: ascii)
+      let folder = LanguageServer.folder(of: uri)
+      let read = readFile
+      let finished = finished
+      spawn {
+        let analysis = HandDocument(
+          text: text, defaults: defaults,
+          read: { file in read(LanguageServer.resolve(file, in: folder)) },
+          stop: { job.isCancelled })
+        job.finish(analysis.complete ? analysis : nil)
+        finished()
+      }
+    }
+    guard let result = job.result(waiting: waiting) else { return nil }
+    documents[uri]?.analysis = result
+    documents[uri]?.previous = nil
+    documents[uri]?.job = nil
+    return result
+  }
+
+  /// The run of document `uri`, made once per change, on this thread; nil
+  /// when `interruptible` and `interrupted` stopped it.
   private mutating func analysis(_ uri: String, interruptible: Bool = false) -> HandDocument? {
     guard let document = documents[uri] else { return nil }
     if let analysis = document.analysis { return analysis }
@@ -298,7 +370,7 @@ struct LanguageServer {
   /// `position` name; nil when they are missing or the document is not open.
   private mutating func target(_ params: JSON) -> (String, HandDocument, Int)? {
     guard let uri = params["textDocument"]?["uri"]?.string, let at = position(params["position"]),
-      let document = analysis(uri)
+      let document = answering(uri)
     else { return nil }
     return (uri, document, document.table.offset(of: at, encoding))
   }
@@ -321,7 +393,7 @@ struct LanguageServer {
   }
 
   private mutating func inlayHints(_ params: JSON) -> JSON? {
-    guard let uri = params["textDocument"]?["uri"]?.string, let document = analysis(uri) else {
+    guard let uri = params["textDocument"]?["uri"]?.string, let document = answering(uri) else {
       return nil
     }
     var first = 0
@@ -385,7 +457,7 @@ struct LanguageServer {
   }
 
   private mutating func codeActions(_ params: JSON) -> JSON? {
-    guard let uri = params["textDocument"]?["uri"]?.string, let document = analysis(uri),
+    guard let uri = params["textDocument"]?["uri"]?.string, let document = answering(uri),
       let start = position(params["range"]?["start"]), let end = position(params["range"]?["end"])
     else { return nil }
     let from = document.table.offset(of: start, encoding)
