@@ -56,6 +56,8 @@ import Testing
     for bad in [
       "Content-Type: a\r\n\r\n\(body)", "Content-Length: -1\r\n\r\n\(body)",
       "Content-Length: 123456789012345678901\r\n\r\n\(body)", "\(body)\r\n\r\n",
+      // Bytes that start no message, right before a header.
+      "junk\(body)",
     ] {
       let stream = Array(bad.utf8) + framed("[1]") + framed("[2]")
       let found = frames(stream)

@@ -76,8 +76,9 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
   var failedSpan: Range<Int>?
   /// The bytes of the test's output so far (each line with its break).
   var written = 0
-  /// Set once the output passed `goldenOutputLimit`: the line stops there.
+  /// Set once the output passed `outputLimit`: the line stops there.
   var overflowed = false
+  var outputLimit = goldenOutputLimit
 
   /// Whether the lines are kept: an editor that shows no blocks (a file
   /// with no expectations) needs only their size.
@@ -93,7 +94,7 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
 
   /// False, and the line stops, once the test's output passed the bound.
   mutating func commandDone() -> Bool {
-    if written + out.count > goldenOutputLimit { overflowed = true }
+    if written + out.count > outputLimit { overflowed = true }
     return !overflowed
   }
 
@@ -264,7 +265,8 @@ extension GoldenFile {
   /// Unless `keepOutput`, the blocks are not kept (all come out empty),
   /// only counted against the bound: for an editor that shows none.
   public func run<Effects: GoldenEffects>(
-    effects: Effects, keepOutput: Bool = true, observe: (Int, Session, [LineProblem]) -> Bool
+    effects: Effects, keepOutput: Bool = true, outputLimit: Int = goldenOutputLimit,
+    observe: (Int, Session, [LineProblem]) -> Bool
   ) -> GoldenResult {
     var executor = LineExecutor(
       session: Session(seed: settings.seed, limit: settings.limit),
@@ -272,6 +274,7 @@ extension GoldenFile {
       echo: settings.echo, quiet: settings.quiet)
     var sink = CaptureSink(effects: effects, seeds: SplitMix64(seed: settings.seed))
     sink.keeps = keepOutput
+    sink.outputLimit = outputLimit
     var actual: [[OutputLine]] = []
     actual.reserveCapacity(inputs.count)
     var ended = false
@@ -293,7 +296,7 @@ extension GoldenFile {
           ended = executor.run(line, sink: &sink) == .quit
         }
         sink.takeOutput()
-        if sink.overflowed || sink.written > goldenOutputLimit {
+        if sink.overflowed || sink.written > outputLimit {
           // Nothing after this line runs, and nothing it printed is kept.
           overflow = index
           ended = true

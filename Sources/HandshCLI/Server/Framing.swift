@@ -117,6 +117,13 @@ struct FrameReader {
       }
     }
     guard let length else {
+      if problem == nil || problem == "header line without ':'" || problem == "invalid header name",
+        let glued = nextLengthHeader(from: start + 1, before: headerEnd)
+      {
+        // Bytes that start no message ran into a header: it starts there.
+        start = glued
+        return .badHeader(problem ?? "no Content-Length header")
+      }
       // Where its body ends is unknown: start again at the next header.
       resume(after: bodyStart)
       return .badHeader(problem ?? "no Content-Length header")
@@ -142,10 +149,12 @@ struct FrameReader {
 
   /// Where the next `Content-Length` name followed by a colon (spaces
   /// between allowed) starts, from `start`.
-  private func nextLengthHeader() -> Int? {
+  private func nextLengthHeader() -> Int? { nextLengthHeader(from: start, before: buffer.count) }
+
+  private func nextLengthHeader(from first: Int, before end: Int) -> Int? {
     let name = FrameReader.lengthName
-    var i = start
-    while i + name.count < buffer.count {
+    var i = first
+    while i + name.count < end {
       if FrameReader.lowercased(buffer[i]) == name[0] {
         var j = 0
         while j < name.count, FrameReader.lowercased(buffer[i + j]) == name[j] { j += 1 }
