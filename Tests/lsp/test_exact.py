@@ -4,7 +4,9 @@ position about the hand just before the command, absolute and normalised
 URIs, and every line `handsh FILE` refuses shown in a plain script."""
 
 import os
+import subprocess
 
+from conftest import ENV, HANDSH
 from test_hostile import INITIALIZE, Server, did_open, hover, request, server  # noqa: F401
 
 
@@ -88,3 +90,99 @@ def test_a_comment_line_over_the_limit_is_a_diagnostic_in_a_plain_script(server,
     assert [(d["range"]["start"]["line"], d["message"]) for d in diagnostics] == [
         (1, "line is longer than 1048576 bytes")
     ]
+
+
+def code_actions(server, id, uri, start, end, only=None):
+    context = {"diagnostics": []}
+    if only is not None:
+        context["only"] = only
+    server.send(
+        request(
+            id,
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": uri},
+                "range": {
+                    "start": {"line": start[0], "character": start[1]},
+                    "end": {"line": end[0], "character": end[1]},
+                },
+                "context": context,
+            },
+        )
+    )
+    return server.answer(id)["result"]
+
+
+BLOCKS = "add\n#> x\nadd\n#> y\nshow\n"
+
+
+def test_the_action_under_the_cursor_is_that_lines_block_and_preferred(server, tmp_path):
+    uri = (tmp_path / "b.hand").as_uri()
+    server.send(did_open(uri, BLOCKS))
+    diagnostics = server.diagnostics(uri)
+    assert [d["range"]["start"]["line"] for d in diagnostics] == [0, 2, 4]
+    # Column 0 of the line after the first block: only the second block.
+    actions = code_actions(server, 2, uri, (2, 0), (2, 0))
+    titles = [a["title"] for a in actions]
+    assert titles == ["Accept the actual output (line 3)", "Accept every block in this file"]
+    assert actions[0]["isPreferred"] is True
+    assert actions[0]["diagnostics"] == [diagnostics[1]]
+    assert "isPreferred" not in actions[1]
+    # A range that ends at column 0 of a line does not touch that line.
+    actions = code_actions(server, 3, uri, (0, 0), (2, 0))
+    assert [a["title"] for a in actions][:-1] == ["Accept the actual output (line 1)"]
+    # A cursor on a stale `#>` line gets its block's action.
+    actions = code_actions(server, 4, uri, (3, 2), (3, 2))
+    assert actions[0]["title"] == "Accept the actual output (line 3)"
+
+
+def test_a_plain_script_gets_one_source_action_for_the_whole_file(server, tmp_path):
+    uri = (tmp_path / "plain.hand").as_uri()
+    text = "add\nadd\ndel 1\n"
+    server.send(did_open(uri, text))
+    server.diagnostics(uri)
+    for id, line in ((2, 0), (3, 1)):
+        actions = code_actions(server, id, uri, (line, 0), (line, 1))
+        assert [(a["title"], a["kind"]) for a in actions] == [
+            ("Add the output as expectations (make this a golden test)", "source")
+        ]
+    edit = actions[0]["edit"]["changes"][uri]
+    assert len(edit) == 1
+    new = apply_edit(text, edit[0])
+    assert new == "add\n#> 8♠\nadd\n#> J♣ 8♠\ndel 1\n#> 8♠\n"
+    # Asked for quick fixes only, there is none.
+    assert code_actions(server, 4, uri, (0, 0), (0, 1), only=["quickfix"]) == []
+    (tmp_path / "plain.hand").write_text(new)
+    result = subprocess.run([HANDSH, "--test", "plain.hand"], cwd=tmp_path, capture_output=True, env=ENV)
+    assert result.stdout == b"1 passed, 0 failed\n"
+
+
+def apply_edit(text, edit):
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    start = offsets[edit["range"]["start"]["line"]] + edit["range"]["start"]["character"]
+    end = offsets[edit["range"]["end"]["line"]] + edit["range"]["end"]["character"]
+    return text[:start] + edit["newText"] + text[end:]
+
+
+def test_completion_filter_text_matches_what_was_typed(server, tmp_path):
+    uri = (tmp_path / "c.hand").as_uri()
+    for id, typed, wanted in (
+        (2, "k", {"K♥", "K♦", "K♣", "K♠"}),
+        (3, "kh", {"K♥"}),
+        (4, "qh", {"Q♥"}),
+        (5, "t", {"10♥", "10♦", "10♣", "10♠"}),
+    ):
+        text = f"add {typed}\n"
+        server.send(did_open(uri, text))
+        server.diagnostics(uri)
+        server.send(request(id, "textDocument/completion", {
+            "textDocument": {"uri": uri}, "position": {"line": 0, "character": len(text) - 1}}))
+        items = server.answer(id)["result"]["items"]
+        assert {item["label"] for item in items} == wanted
+        # What a client that filters again keeps: items whose filterText
+        # starts with what was typed, in the case typed.
+        kept = {item["label"] for item in items if item["filterText"].startswith(typed)}
+        assert kept == wanted, [item["filterText"] for item in items]

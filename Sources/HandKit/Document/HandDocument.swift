@@ -18,6 +18,8 @@ public struct HandDocument: Sendable {
   /// Before the first input line.
   let initial: State
   let ascii: Bool
+  /// How the run read a file that `source` names: a run again reads alike.
+  let read: @Sendable (String) -> Result<[UInt8], ReadFailure>
 
   struct State: Sendable {
     var cursor: Int
@@ -84,6 +86,7 @@ public struct HandDocument: Sendable {
     self.after = after
     initial = State(cursor: 0, count: 1)
     ascii = file.settings.ascii
+    self.read = read
     diagnostics = HandDocument.diagnose(file, result, problems, table)
   }
 
@@ -414,6 +417,20 @@ public struct HandDocument: Sendable {
     for output in actual { new += output.marked + eol }
     guard let edit = lineEdit(from: Array(text[from..<to]), to: new) else { return nil }
     return ((edit.range.lowerBound + from)..<(edit.range.upperBound + from), edit.text)
+  }
+
+  /// In a file with no expectations (which keeps no output), the edit
+  /// that adds every block as `--update` writes it, making the file a
+  /// golden test that passes: the file runs again, keeping its output.
+  /// Nil when there is nothing to add, the file is malformed, or its output
+  /// passed the bound of a test's.
+  public func expectationsEdit() -> (range: Range<Int>, text: [UInt8])? {
+    guard file.diagnostics.isEmpty, result.overflow == nil,
+      !file.inputs.contains(where: { !$0.expected.isEmpty })
+    else { return nil }
+    let full = file.run(effects: GoldenMemory(readFile: read))
+    guard full.overflow == nil else { return nil }
+    return lineEdit(from: file.text, to: full.updatedText)
   }
 
   /// The bytes of input `index` and of its block, line breaks included.

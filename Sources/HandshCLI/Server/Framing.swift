@@ -87,20 +87,28 @@ struct FrameReader {
       }
       return nil
     }
-    let header = buffer[start..<headerEnd]
     var length: Int?
     var problem: String?
-    for line in header.split(separator: 0x0A, omittingEmptySubsequences: true) {
-      var line = line
+    // Where the first line that is no header line starts: bytes that start
+    // no message, which may run into a header after them.
+    var badLine: Int?
+    var lineStart = start
+    while lineStart < headerEnd {
+      let lineEnd = buffer[lineStart..<headerEnd].firstIndex(of: 0x0A) ?? headerEnd
+      var line = buffer[lineStart..<lineEnd]
+      lineStart = lineEnd + 1
       if line.last == 0x0D { line = line.dropLast() }
+      if line.isEmpty { continue }
       guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-        problem = "header line without ':'"
+        problem = problem ?? "header line without ':'"
+        badLine = badLine ?? line.startIndex
         continue
       }
       // The name is the whole of what comes before the colon, a token.
       let name = line[..<colon]
       guard !name.isEmpty, name.allSatisfy(FrameReader.isTokenByte) else {
-        problem = "invalid header name"
+        problem = problem ?? "invalid header name"
+        badLine = badLine ?? line.startIndex
         continue
       }
       guard name.map(FrameReader.lowercased).elementsEqual(FrameReader.lengthName) else {
@@ -113,17 +121,19 @@ struct FrameReader {
       } else {
         problem = "invalid Content-Length"
         length = nil
+        badLine = nil
         break
       }
     }
+    // With no length at all, bytes before a header name that ends in
+    // Content-Length (`xyzContent-Length:`) are such bytes too.
+    let glueable = badLine ?? (length == nil && problem == nil ? start : nil)
+    if let glueable, let glued = nextLengthHeader(from: glueable + 1, before: headerEnd) {
+      // Bytes that start no message ran into a header: it starts there.
+      start = glued
+      return .badHeader(problem ?? "no Content-Length header")
+    }
     guard let length else {
-      if problem == nil || problem == "header line without ':'" || problem == "invalid header name",
-        let glued = nextLengthHeader(from: start + 1, before: headerEnd)
-      {
-        // Bytes that start no message ran into a header: it starts there.
-        start = glued
-        return .badHeader(problem ?? "no Content-Length header")
-      }
       // Where its body ends is unknown: start again at the next header.
       resume(after: bodyStart)
       return .badHeader(problem ?? "no Content-Length header")

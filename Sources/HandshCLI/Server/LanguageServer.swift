@@ -259,14 +259,7 @@ struct LanguageServer {
         : latest(uri, waiting: interruptible ? 0 : nil)
       guard let document else { continue }
       let table = document.table
-      let diagnostics: [JSON] = document.diagnostics.map { diagnostic in
-        .object([
-          ("range", json(table.range(of: diagnostic.range, encoding))),
-          ("severity", .int(diagnostic.severity == .error ? 1 : 2)),
-          ("source", .string("handsh")),
-          ("message", .string(diagnostic.message)),
-        ])
-      }
+      let diagnostics = document.diagnostics.map { diagnosticJSON($0, table) }
       out.append(diagnosticsMessage(uri, version: documents[uri]?.version, diagnostics))
       documents[uri]?.unpublished = false
     }
@@ -358,7 +351,10 @@ struct LanguageServer {
           ("hoverProvider", .bool(true)),
           ("completionProvider", .object([("triggerCharacters", .array([.string(" ")]))])),
           ("definitionProvider", .bool(true)),
-          ("codeActionProvider", .object([("codeActionKinds", .array([.string("quickfix")]))])),
+          (
+            "codeActionProvider",
+            .object([("codeActionKinds", .array([.string("quickfix"), .string("source")]))])
+          ),
           ("inlayHintProvider", .bool(true)),
         ])
       ),
@@ -436,11 +432,17 @@ struct LanguageServer {
     let replaced = json(document.table.range(of: range, encoding))
     // A quote the user opened before the word: file names close it.
     let opened = range.lowerBound > 0 && document.table.text[range.lowerBound - 1] == 0x22
+    let typed = String(decoding: document.table.text[range], as: UTF8.self)
+    var incomplete = false
     var items: [JSON] = []
     for (index, candidate) in found.candidates.enumerated() {
       let inserted =
         found.kind == .fileNames
         ? LanguageServer.fileWord(candidate, opened: opened) : candidate
+      // What the client filters against what was typed: the item as the
+      // user may spell it, starting exactly as typed.
+      let filter = LanguageServer.filterText(candidate, typed: typed)
+      if filter == nil { incomplete = true }
       let label = found.labels.count == found.candidates.count ? found.labels[index] : candidate
       var sort = String(index)
       while sort.utf8.count < 6 { sort = "0" + sort }
@@ -449,38 +451,130 @@ struct LanguageServer {
           ("label", .string(label)),
           ("kind", .int(found.kind == .fileNames ? 17 : 12)),
           ("sortText", .string(sort)),
-          ("filterText", .string(candidate)),
+          ("filterText", .string(filter ?? typed)),
           ("textEdit", .object([("range", replaced), ("newText", .string(inserted))])),
         ]))
     }
-    return .object([("isIncomplete", .bool(false)), ("items", .array(items))])
+    // An item whose filter text is only what was typed is asked for again.
+    return .object([("isIncomplete", .bool(incomplete)), ("items", .array(items))])
+  }
+
+  /// The text a client filters an item by, so that what the user typed
+  /// matches it in clients that filter again (Neovim, eglot, vim-lsp): the
+  /// item when it starts as typed; a card as `help add` teaches it to be
+  /// spelled (`kh`, `10h`, `th`) when the typed word starts that spelling,
+  /// in the case the user typed; else nil (the typed word itself is used).
+  static func filterText(_ candidate: String, typed: String) -> String? {
+    var spellings: [String] = []
+    if let card = Card(parsing: Array(candidate.utf8)) {
+      let ranks = card.rank.name == "10" ? ["10", "t"] : [card.rank.name.lowercased()]
+      spellings += ranks.map { $0 + card.suit.letter.lowercased() }
+      spellings += ranks.map { $0 + card.suit.symbol }
+    }
+    spellings.append(candidate)
+    let word = Array(typed.unicodeScalars)
+    for spelling in spellings {
+      let letters = Array(spelling.unicodeScalars)
+      guard letters.count >= word.count,
+        zip(letters, word).allSatisfy({ lowered($0) == lowered($1) })
+      else { continue }
+      var text = typed
+      text.unicodeScalars.append(contentsOf: letters[word.count...])
+      return text
+    }
+    return nil
+  }
+
+  private static func lowered(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+    ("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar
   }
 
   private mutating func codeActions(_ params: JSON) -> JSON? {
     guard let uri = params["textDocument"]?["uri"]?.string, let document = answering(uri),
       let start = position(params["range"]?["start"]), let end = position(params["range"]?["end"])
     else { return nil }
-    let from = document.table.offset(of: start, encoding)
-    let touched = from...max(from, document.table.offset(of: end, encoding))
-    let differing = document.differing.filter { touched.overlaps(document.bytes(ofInput: $0)) }
+    let table = document.table
+    let from = table.offset(of: start, encoding)
+    let to = max(from, table.offset(of: end, encoding))
+    // The blocks whose input line or expected lines the range overlaps, its
+    // end excluded: a range from column 0 of the line after a block does
+    // not touch it. A cursor (an empty range) touches the block it is in.
+    let text = table.text
+    func touches(_ bytes: Range<Int>) -> Bool {
+      if from < to { return bytes.overlaps(from..<to) }
+      return bytes.contains(from)
+        || from == bytes.upperBound && from == text.count && text.last != 0x0A
+    }
+    var differing = document.differing.filter { index in
+      let bytes = document.bytes(ofInput: index)
+      return touches(bytes.lowerBound..<bytes.upperBound)
+    }
+    // The block of the diagnostic the range touches comes first, preferred.
+    if let touched = differing.firstIndex(where: {
+      touches(document.file.content(of: document.file.inputs[$0]))
+    }) {
+      differing.insert(differing.remove(at: touched), at: 0)
+    }
+    let only = params["context"]?["only"]?.array?.compactMap(\.string)
+    func wanted(_ kind: String) -> Bool {
+      guard let only else { return true }
+      return only.contains { kind == $0 || kind.hasPrefix($0 + ".") }
+    }
     var actions: [JSON] = []
-    func action(_ title: String, _ index: Int?) {
-      guard let edit = document.acceptEdit(index) else { return }
+    func action(
+      _ title: String, kind: String, _ edit: (range: Range<Int>, text: [UInt8])?,
+      preferred: HandDocument.DocumentDiagnostic? = nil
+    ) {
+      guard let edit else { return }
       let change = JSON.object([
-        ("range", json(document.table.range(of: edit.range, encoding))),
+        ("range", json(table.range(of: edit.range, encoding))),
         ("newText", .string(String(decoding: edit.text, as: UTF8.self))),
       ])
-      actions.append(
-        .object([
-          ("title", .string(title)), ("kind", .string("quickfix")),
-          ("edit", .object([("changes", .object([(uri, .array([change]))]))])),
-        ]))
+      var fields: [(String, JSON)] = [("title", .string(title)), ("kind", .string(kind))]
+      if let preferred {
+        fields.append(("diagnostics", .array([diagnosticJSON(preferred, table)])))
+        fields.append(("isPreferred", .bool(true)))
+      }
+      fields.append(("edit", .object([("changes", .object([(uri, .array([change]))]))])))
+      actions.append(.object(fields))
     }
-    for index in differing {
-      action("Accept the actual output (line \(document.file.inputs[index].number))", index)
+    if wanted("quickfix") {
+      for (order, index) in differing.enumerated() {
+        let content = document.file.content(of: document.file.inputs[index])
+        let diagnostic =
+          order == 0 ? document.diagnostics.first { $0.range == content } : nil
+        action(
+          "Accept the actual output (line \(document.file.inputs[index].number))",
+          kind: "quickfix", document.acceptEdit(index), preferred: diagnostic)
+      }
+      if !differing.isEmpty {
+        action("Accept every block in this file", kind: "quickfix", document.acceptEdit(nil))
+      }
     }
-    if !differing.isEmpty { action("Accept every block in this file", nil) }
+    if wanted("source") {
+      // A file with no expectations: one action for the whole file.
+      if sourceEdit?.text != document.file.text {
+        sourceEdit = (document.file.text, document.expectationsEdit())
+      }
+      action(
+        "Add the output as expectations (make this a golden test)", kind: "source",
+        sourceEdit?.edit)
+    }
     return .array(actions)
+  }
+
+  /// The edit of the last source action, with the text it was made for.
+  private var sourceEdit: (text: [UInt8], edit: (range: Range<Int>, text: [UInt8])?)?
+
+  private func diagnosticJSON(_ diagnostic: HandDocument.DocumentDiagnostic, _ table: LineTable)
+    -> JSON
+  {
+    .object([
+      ("range", json(table.range(of: diagnostic.range, encoding))),
+      ("severity", .int(diagnostic.severity == .error ? 1 : 2)),
+      ("source", .string("handsh")),
+      ("message", .string(diagnostic.message)),
+    ])
   }
 
   private mutating func definition(_ params: JSON) -> JSON? {
