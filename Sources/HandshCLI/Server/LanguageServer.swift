@@ -53,6 +53,8 @@ struct LanguageServer {
     var previous: HandDocument?
     /// The run of `text` going on on a thread of its own.
     var job: AnalysisJob?
+    /// Whether a request already waited for that run and gave up.
+    var waited = false
   }
 
   /// Starts `work` on a thread of its own; nil runs every document on the
@@ -225,6 +227,7 @@ struct LanguageServer {
       document.previous = document.analysis ?? document.previous
       document.job?.cancel()
       document.job = nil
+      document.waited = false
       document.analysis = nil
       document.unpublished = true
       documents[uri] = document
@@ -282,7 +285,10 @@ struct LanguageServer {
   /// run of a document is waited for.
   private mutating func answering(_ uri: String) -> HandDocument? {
     guard spawn != nil else { return analysis(uri) }
-    if let done = latest(uri, waiting: LanguageServer.patience) { return done }
+    // Waited for once per run: the requests after it are answered at once.
+    let patience = documents[uri]?.waited == true ? 0 : LanguageServer.patience
+    if let done = latest(uri, waiting: patience) { return done }
+    documents[uri]?.waited = true
     if let previous = documents[uri]?.previous { return previous }
     return latest(uri, waiting: nil)
   }
