@@ -197,6 +197,7 @@ def test_a_fifo_is_a_diagnostic_never_a_wait(server, tmp_path, endless):
         assert [d["message"] for d in diagnostics] == ["cannot read f: not a regular file"]
         server.send(hover(2, uri, 0, 1))
         server.answer(2, timeout=5)
+        assert peak_kb(server.process.pid) < 200 * 1024
         assert server.finish() == 0
     finally:
         stop.set()
@@ -303,6 +304,7 @@ def test_code_actions_for_10000_differing_blocks_come_at_once(server, tmp_path):
     assert edit["newText"] == "#> 8♠\n#> (empty)\n"
     # One pass over the text, even in a debug build (quadratic took minutes).
     assert took < 5, took
+    assert peak_kb(server.process.pid) < 200 * 1024
 
 
 def peak_kb(pid):
