@@ -186,5 +186,13 @@ import Testing
     #expect(LanguageServer.resolve("y.hand", in: "/tmp") == "/tmp/y.hand")
     #expect(LanguageServer.resolve("/etc/y", in: "/tmp") == "/etc/y")
     #expect(LanguageServer.resolve("", in: "/tmp") == "")
+    // One slash, or a host: files too. A definition's path is absolute and
+    // normalised.
+    #expect(LanguageServer.filePath("file:/x.hand") == "/x.hand")
+    #expect(LanguageServer.filePath("file://localhost/x.hand") == "/x.hand")
+    #expect(LanguageServer.filePath("file:x.hand") == nil)
+    #expect(LanguageServer.absolute("./inc.hand", from: "/w/d") == "/w/d/inc.hand")
+    #expect(LanguageServer.absolute("/a/b/../../c/./x", from: "/w") == "/c/x")
+    #expect(LanguageServer.absolute("../../../x", from: "/w") == "/x")
   }
 }
