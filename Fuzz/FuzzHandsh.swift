@@ -14,13 +14,16 @@
 //      nothing;
 //   -  a golden test: `GoldenFile` parsed and run, its diff, and the text
 //      `--update` writes, written with `TestFiles.rewrite` (the writer) and
-//      read back; that text must parse clean and pass;
+//      read back; that text must parse clean and pass; and run again under
+//      a small output bound, which must stop it exactly at the line whose
+//      output passes the bound, every block before it unchanged;
 //   -  bytes for the writer: `writeFile` onto a file, a symbolic link, a hard
 //      link, a folder or a missing file, as the second byte chooses; it must write
 //      exactly the bytes or fail leaving the old file, and leave no
 //      temporary file.
 //   -  the language server: `FrameReader` fed the bytes in random chunks
-//      and whole (the same frames), `LanguageServer` handling each frame,
+//      and whole (the same frames), and, when they name no Content-Length,
+//      followed by a message that must be read whatever came before, `LanguageServer` handling each frame,
 //      the bytes as one JSON body, and as a document opened, edited and
 //      asked about; every message it writes must read back equal, and every
 //      request get exactly one response.
