@@ -559,8 +559,8 @@ struct LanguageServer {
     }
     if wanted("source") {
       // A file with no expectations: one action for the whole file.
-      if sourceEdit?.text != document.file.text {
-        sourceEdit = (document.file.text, document.expectationsEdit())
+      if sourceEdit?.uri != uri || sourceEdit?.text != document.file.text {
+        sourceEdit = (uri, document.file.text, document.expectationsEdit())
       }
       action(
         "Add the output as expectations (make this a golden test)", kind: "source",
@@ -569,8 +569,9 @@ struct LanguageServer {
     return .array(actions)
   }
 
-  /// The edit of the last source action, with the text it was made for.
-  private var sourceEdit: (text: [UInt8], edit: (range: Range<Int>, text: [UInt8])?)?
+  /// The edit of the last source action, with the document and the text
+  /// it was made for.
+  private var sourceEdit: (uri: String, text: [UInt8], edit: (range: Range<Int>, text: [UInt8])?)?
 
   private func diagnosticJSON(_ diagnostic: HandDocument.DocumentDiagnostic, _ table: LineTable)
     -> JSON
