@@ -214,6 +214,23 @@ def test_handsh_test_never_reads_its_own_output(tmp_path):
     assert result.stdout == b"1 passed, 0 failed\n", result.stderr
 
 
+def test_handsh_test_never_reads_its_own_stdin_even_a_regular_file(tmp_path):
+    (tmp_path / "in.hand").write_text("add\n")
+    (tmp_path / "t.hand").write_text(
+        "source /dev/stdin\n#2> error: cannot read /dev/stdin: not a regular file\n"
+    )
+    with open(tmp_path / "in.hand", "rb") as stdin:
+        result = subprocess.run(
+            [HANDSH, "--test", "t.hand"],
+            cwd=tmp_path,
+            stdin=stdin,
+            capture_output=True,
+            timeout=TIMEOUT,
+            env=ENV,
+        )
+    assert result.stdout == b"1 passed, 0 failed\n", result.stderr
+
+
 def test_handsh_test_never_waits_on_a_fifo(tmp_path):
     os.mkfifo(tmp_path / "f")
     stop = threading.Event()
