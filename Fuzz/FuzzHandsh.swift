@@ -14,13 +14,16 @@
 //      nothing;
 //   -  a golden test: `GoldenFile` parsed and run, its diff, and the text
 //      `--update` writes, written with `TestFiles.rewrite` (the writer) and
-//      read back; that text must parse clean and pass;
+//      read back; that text must parse clean and pass; and run again under
+//      a small output bound, which must stop it exactly at the line whose
+//      output passes the bound, every block before it unchanged;
 //   -  bytes for the writer: `writeFile` onto a file, a symbolic link, a hard
 //      link, a folder or a missing file, as the second byte chooses; it must write
 //      exactly the bytes or fail leaving the old file, and leave no
 //      temporary file.
 //   -  the language server: `FrameReader` fed the bytes in random chunks
-//      and whole (the same frames), `LanguageServer` handling each frame,
+//      and whole (the same frames), and, when they name no Content-Length,
+//      followed by a message that must be read whatever came before, `LanguageServer` handling each frame,
 //      the bytes as one JSON body, and as a document opened, edited and
 //      asked about; every message it writes must read back equal, and every
 //      request get exactly one response.
@@ -452,6 +455,28 @@ private func fuzzGolden(_ input: [UInt8], _ settings: GoldenSettings) {
     broken("the updated test is malformed: \(again.diagnostics.map { $0.message })")
   }
   guard again.run(effects: ScratchSaves()).passed else { broken("the updated test fails") }
+
+  // The bound of a test's output, made small: the run stops at the line
+  // that passed it, with every block before it as the unbounded run's,
+  // that line's and the later ones empty; else it is the unbounded run.
+  let limit = 1 + Int(input.count > 1 ? input[1] : 0) * 16
+  let bounded = file.run(effects: ScratchSaves(), outputLimit: limit) { _, _, _ in true }
+  let lines = bounded.overflow ?? file.inputs.count
+  guard bounded.actual.count == file.inputs.count,
+    Array(bounded.actual[..<lines]) == Array(result.actual[..<lines]),
+    bounded.actual[lines...].allSatisfy(\.isEmpty)
+  else { broken("the bounded run differs from the unbounded one") }
+  let through = min(lines + 1, file.inputs.count)
+  let printed = result.actual[..<through].joined().reduce(0) { $0 + $1.text.count + 1 }
+  if bounded.overflow == nil {
+    guard printed <= limit, bounded.passed == result.passed else {
+      broken("output over the bound of \(limit) bytes was not stopped")
+    }
+  } else {
+    guard printed > limit, !bounded.passed else {
+      broken("a run under the bound of \(limit) bytes was stopped")
+    }
+  }
 }
 
 /// The writer, onto what `kind` makes first.
@@ -544,6 +569,17 @@ private func fuzzServer(_ input: [UInt8]) {
   // A header block is only complete once its body is: chunking may hand
   // on a bad header earlier, never different frames.
   guard frames == again else { broken("frames differ when fed in chunks") }
+  // Whatever came before, bytes that name no Content-Length cost no later
+  // message: reading starts again at the next Content-Length header.
+  let lowered = input.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+  if !lowered.contains(Array("content-length".utf8)) {
+    let probe = Array(#"{"jsonrpc":"2.0","id":"probe","method":"x"}"#.utf8)
+    var resync = FrameReader()
+    resync.feed(input + Array("Content-Length: \(probe.count)\r\n\r\n".utf8) + probe)
+    var last: Frame?
+    while let frame = resync.next() { last = frame }
+    guard last == .body(probe) else { broken("a message after bad bytes was lost") }
+  }
 
   var server = LanguageServer(
     ascii: input.first.map { $0 & 1 == 1 } ?? false,

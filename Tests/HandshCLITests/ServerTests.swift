@@ -31,17 +31,54 @@ import Testing
   }
 
   @Test func badHeadersAreReportedAndReadingGoesOn() {
+    // A header block right after a bad one is read; bytes that start no
+    // header are passed over up to the next Content-Length.
     let stream =
-      Array("Content-Length: x\r\n\r\n".utf8) + Array("Bogus\r\n\r\n".utf8) + framed("1")
+      Array("Content-Length: x\r\n\r\n".utf8) + Array("Content-Type: y\r\n\r\n".utf8)
+      + Array("Bogus\r\n\r\n".utf8) + framed("1")
     #expect(
       frames(stream) == [
-        .badHeader("invalid Content-Length"), .badHeader("header line without ':'"),
+        .badHeader("invalid Content-Length"), .badHeader("no Content-Length header"),
         .body(Array("1".utf8)),
       ])
-    // A body too large is skipped as it streams by, then the next frame.
-    var reader = FrameReader()
-    reader.feed(Array("Content-Length: 999999999999\r\n\r\n".utf8))
-    #expect(reader.next() == .tooLarge(999_999_999_999))
+    // A body too large is answered, then reading starts at the next header.
+    #expect(
+      frames(Array("Content-Length: 999999999999\r\n\r\n{\"a\":1}".utf8) + framed("2"))
+        == [.tooLarge(999_999_999_999), .body(Array("2".utf8))])
+  }
+
+  /// After a header with no usable length, whose body's end is unknown,
+  /// reading starts again at the next `Content-Length:` header, also one
+  /// glued to that body, and a header's name is all of what precedes its
+  /// colon: the same frames whatever the chunks.
+  @Test func readingStartsAgainAtTheNextContentLength() {
+    let body = #"{"jsonrpc":"2.0","id":1,"method":"x"}"#
+    for bad in [
+      "Content-Type: a\r\n\r\n\(body)", "Content-Length: -1\r\n\r\n\(body)",
+      "Content-Length: 123456789012345678901\r\n\r\n\(body)", "\(body)\r\n\r\n",
+      // Bytes that start no message, right before a header, or a line
+      // before it.
+      "junk\(body)", "add\n", "a:b\r\n\r\nxyz",
+    ] {
+      let stream = Array(bad.utf8) + framed("[1]") + framed("[2]")
+      let found = frames(stream)
+      #expect(
+        found.count >= 3
+          && found.dropLast(2).allSatisfy {
+            if case .badHeader = $0 { true } else { false }
+          },
+        "\(bad)")
+      #expect(Array(found.suffix(2)) == [.body(Array("[1]".utf8)), .body(Array("[2]".utf8))])
+      var reader = FrameReader()
+      var chunked: [Frame] = []
+      for byte in stream {
+        reader.feed([byte])
+        while let frame = reader.next() { chunked.append(frame) }
+      }
+      #expect(chunked == found, "\(bad)")
+    }
+    let named = Array("Content-Length: 2\r\nX-Content-Length: 40\r\n\r\n{}".utf8)
+    #expect(frames(named + framed("3")) == [.body(Array("{}".utf8)), .body(Array("3".utf8))])
   }
 
   @Test func jsonReadsStrictlyAndWritesBackExactly() throws {
@@ -149,5 +186,13 @@ import Testing
     #expect(LanguageServer.resolve("y.hand", in: "/tmp") == "/tmp/y.hand")
     #expect(LanguageServer.resolve("/etc/y", in: "/tmp") == "/etc/y")
     #expect(LanguageServer.resolve("", in: "/tmp") == "")
+    // One slash, or a host: files too. A definition's path is absolute and
+    // normalised.
+    #expect(LanguageServer.filePath("file:/x.hand") == "/x.hand")
+    #expect(LanguageServer.filePath("file://localhost/x.hand") == "/x.hand")
+    #expect(LanguageServer.filePath("file:x.hand") == nil)
+    #expect(LanguageServer.absolute("./inc.hand", from: "/w/d") == "/w/d/inc.hand")
+    #expect(LanguageServer.absolute("/a/b/../../c/./x", from: "/w") == "/c/x")
+    #expect(LanguageServer.absolute("../../../x", from: "/w") == "/x")
   }
 }

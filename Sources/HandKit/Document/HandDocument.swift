@@ -18,6 +18,8 @@ public struct HandDocument: Sendable {
   /// Before the first input line.
   let initial: State
   let ascii: Bool
+  /// How the run read a file that `source` names: a run again reads alike.
+  let read: @Sendable (String) -> Result<[UInt8], ReadFailure>
 
   struct State: Sendable {
     var cursor: Int
@@ -60,7 +62,10 @@ public struct HandDocument: Sendable {
     var history = Session(seed: file.settings.seed, limit: file.settings.limit).history
     var problems: [(input: Int, problem: LineProblem)] = []
     var complete = true
-    let result = file.run(effects: GoldenMemory(readFile: read)) { index, session, found in
+    // A file with no expectations shows no blocks: they are only counted.
+    let expects = file.inputs.contains { !$0.expected.isEmpty }
+    let result = file.run(effects: GoldenMemory(readFile: read), keepOutput: expects) {
+      index, session, found in
       after.append(State(cursor: session.history.cursor, count: session.history.count))
       for problem in found { problems.append((index, problem)) }
       if index == file.inputs.count - 1 { history = session.history }
@@ -81,6 +86,7 @@ public struct HandDocument: Sendable {
     self.after = after
     initial = State(cursor: 0, count: 1)
     ascii = file.settings.ascii
+    self.read = read
     diagnostics = HandDocument.diagnose(file, result, problems, table)
   }
 
@@ -105,6 +111,14 @@ public struct HandDocument: Sendable {
       }
       return found
     }
+    // The line whose output passed the bound of a test, which stopped there.
+    var overflowed: [DocumentDiagnostic] = []
+    if let overflow = result.overflow, file.inputs.indices.contains(overflow) {
+      overflowed.append(
+        DocumentDiagnostic(
+          range: file.content(of: file.inputs[overflow]), severity: .error,
+          message: GoldenResult.overflowText))
+    }
     let expects = file.inputs.contains { !$0.expected.isEmpty }
     if expects {
       for index in result.differing {
@@ -118,7 +132,18 @@ public struct HandDocument: Sendable {
         found.append(
           DocumentDiagnostic(range: file.content(of: input), severity: .error, message: shown))
       }
-      return found
+      return found + overflowed
+    }
+    // A line `handsh FILE` refuses, though a test does not run it: a
+    // comment over the line limit.
+    var inputLines = Set<Int>()
+    for input in file.inputs { inputLines.insert(input.line) }
+    for (number, line) in file.lines.enumerated()
+    where line.length > LineParser.maximumLineLength && !inputLines.contains(number) {
+      found.append(
+        DocumentDiagnostic(
+          range: line.start..<line.contentEnd, severity: .error,
+          message: LineParser.tooLongMessage))
     }
     for (index, problem) in problems {
       let content = file.content(of: file.inputs[index])
@@ -133,6 +158,13 @@ public struct HandDocument: Sendable {
         DocumentDiagnostic(
           range: range, severity: problem.kind == .syntax ? .error : .warning,
           message: problem.message))
+    }
+    found += overflowed
+    if found.count > problems.count {
+      // In the order of the text.
+      found = found.enumerated().sorted {
+        ($0.element.range.lowerBound, $0.offset) < ($1.element.range.lowerBound, $1.offset)
+      }.map(\.element)
     }
     return found
   }
@@ -250,11 +282,14 @@ public struct HandDocument: Sendable {
         ),
         command == .del || command == .mv, let position = Int(decimal: bytes)
       {
-        if position >= 1, position <= before.count {
-          let card = before[position - 1]
+        // The hand just before this command, not before its line.
+        let hand = self.hand(beforeCommand: words, index == 0 ? initial : after[index - 1], content)
+        if position >= 1, position <= hand.count {
+          let card = hand[position - 1]
           parts.append("position \(position): \(card.name(ascii: ascii)), \(card.spokenName)")
         } else {
-          parts.append("no card at position \(position) (hand has \(before.count) cards)")
+          let cards = hand.count == 1 ? "1 card" : "\(hand.count) cards"
+          parts.append("no card at position \(position) (hand has \(cards))")
         }
       } else if let card = Card(parsing: bytes) {
         parts.append(card.spokenName)
@@ -263,6 +298,33 @@ public struct HandDocument: Sendable {
     parts.append(
       "hand before: \(handText(before))\nhand after:  \(handText(hand(after[index])))")
     return (parts.joined(separator: "\n\n"), range)
+  }
+
+  /// The hand just before the command whose words are `command`, on the
+  /// input line `content` that starts in `state`: the commands before it on
+  /// that line run again, on a copy, reading no file and writing nothing.
+  func hand(beforeCommand command: [Range<Int>], _ state: State, _ content: Range<Int>) -> Hand {
+    guard let first = command.first, first.lowerBound > content.lowerBound else {
+      return hand(state)
+    }
+    var executor = LineExecutor(
+      session: Session(history: history, at: state.cursor),
+      renderer: Renderer(style: Style(ascii: ascii, color: false, json: false)), quiet: true)
+    var sink = CaptureSink(effects: GoldenMemory(), seeds: SplitMix64(seed: 0))
+    return file.text.withUnsafeBufferPointer { buffer in
+      var parser = LineParser(UnsafeBufferPointer(rebasing: buffer[content]))
+      while !parser.finished {
+        let item = parser.nextItem()
+        if case .end = item { break }
+        guard case .command(let next, let span) = item else { continue }
+        if span.lowerBound + content.lowerBound >= first.lowerBound { break }
+        guard executor.run(next, span: span, parser: &parser, sink: &sink) == .ran else { break }
+        // What it printed is of no use here.
+        sink.out.removeAll(keepingCapacity: true)
+        sink.lines.removeAll(keepingCapacity: true)
+      }
+      return executor.session.history.current.hand
+    }
   }
 
   /// The words of the command under `offset`, and which of them holds it.
@@ -335,8 +397,40 @@ public struct HandDocument: Sendable {
   /// change of whole lines.
   public func acceptEdit(_ index: Int?) -> (range: Range<Int>, text: [UInt8])? {
     guard file.diagnostics.isEmpty else { return nil }
-    let new = result.updatedText { index == nil || $0 == index }
-    return lineEdit(from: file.text, to: new)
+    guard let index else { return lineEdit(from: file.text, to: result.updatedText) }
+    // One block: its own lines only, so that the edits of every block of
+    // a file cost one pass over the text, not one per block.
+    guard file.inputs.indices.contains(index), result.actual.indices.contains(index) else {
+      return nil
+    }
+    let input = file.inputs[index]
+    let actual = result.actual[index]
+    guard input.expected != actual else { return nil }
+    let text = file.text
+    let lines = file.lines
+    let from = lines[input.line].end
+    let to =
+      input.block.upperBound < lines.count ? lines[input.block.upperBound].rawStart : text.count
+    let eol: [UInt8] = file.crlf ? [0x0D, 0x0A] : [0x0A]
+    var new: [UInt8] = []
+    if text[..<from].last != 0x0A, !actual.isEmpty { new += eol }
+    for output in actual { new += output.marked + eol }
+    guard let edit = lineEdit(from: Array(text[from..<to]), to: new) else { return nil }
+    return ((edit.range.lowerBound + from)..<(edit.range.upperBound + from), edit.text)
+  }
+
+  /// In a file with no expectations (which keeps no output), the edit
+  /// that adds every block as `--update` writes it, making the file a
+  /// golden test that passes: the file runs again, keeping its output.
+  /// Nil when there is nothing to add, the file is malformed, or its output
+  /// passed the bound of a test's.
+  public func expectationsEdit() -> (range: Range<Int>, text: [UInt8])? {
+    guard file.diagnostics.isEmpty, result.overflow == nil,
+      !file.inputs.contains(where: { !$0.expected.isEmpty })
+    else { return nil }
+    let full = file.run(effects: GoldenMemory(readFile: read))
+    guard full.overflow == nil else { return nil }
+    return lineEdit(from: file.text, to: full.updatedText)
   }
 
   /// The bytes of input `index` and of its block, line breaks included.

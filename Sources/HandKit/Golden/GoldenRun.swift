@@ -52,6 +52,11 @@ public struct GoldenMemory: GoldenEffects, Sendable {
   }
 }
 
+/// The most output a golden test may print, 64 MiB: what no test file can
+/// expect, since a larger file is not read. A test that passes it stops at
+/// the input line that did, and is an error (handsh(1), GOLDEN TESTS).
+public let goldenOutputLimit = 64 << 20
+
 /// The names under which `save` writes into the test's own blocks.
 let savedToStdout = "/dev/stdout"
 let savedToStderr = "/dev/stderr"
@@ -71,16 +76,42 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
   var problems: [LineProblem] = []
   /// The words of the command whose failure is about to be reported.
   var failedSpan: Range<Int>?
+  /// The bytes of the test's output so far (each line with its break).
+  var written = 0
+  /// Set once the output passed `outputLimit`: the line stops there.
+  var overflowed = false
+  var outputLimit = goldenOutputLimit
+
+  /// Whether the lines are kept: an editor that shows no blocks (a file
+  /// with no expectations) needs only their size.
+  var keeps = true
 
   mutating func commandFailed(span: Range<Int>) { failedSpan = span }
+
+  /// Counts `line` (with its break) and keeps it when the sink keeps lines.
+  mutating func keep(_ stream: GoldenStream, _ text: ArraySlice<UInt8>) {
+    written += text.count + 1
+    if keeps { lines.append(OutputLine(stream, Array(text))) }
+  }
+
+  /// False, and the line stops, once the test's output passed the bound.
+  mutating func commandDone() -> Bool {
+    if written + out.count > outputLimit { overflowed = true }
+    return !overflowed
+  }
 
   /// Moves what stdout holds into `lines`, one entry per line.
   mutating func takeOutput() {
     guard !out.isEmpty else { return }
+    guard keeps else {
+      written += out.count + (out.last == 0x0A ? 0 : 1)
+      out.removeAll(keepingCapacity: true)
+      return
+    }
     var start = 0
     while start < out.count {
       let end = out[start...].firstIndex(of: 0x0A) ?? out.count
-      lines.append(OutputLine(.stdout, Array(out[start..<end])))
+      keep(.stdout, out[start..<end])
       start = end + 1
     }
     out.removeAll(keepingCapacity: true)
@@ -97,7 +128,7 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     for piece in Array(("error: " + message).utf8).split(
       separator: 0x0A, omittingEmptySubsequences: false)
     {
-      lines.append(OutputLine(.stderr, Array(piece)))
+      keep(.stderr, piece)
     }
   }
 
@@ -106,12 +137,12 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     problems.append(
       LineProblem(
         kind: .failure, column: nil, message: diagnostic(message, at: location), span: nil))
-    lines.append(OutputLine(.stderr, Array(diagnostic(message, at: location).utf8)))
+    keep(.stderr, Array(diagnostic(message, at: location).utf8)[...])
   }
 
   mutating func diagnose(_ message: String, in source: String) {
     takeOutput()
-    lines.append(OutputLine(.stderr, Array(diagnostic(message, in: source).utf8)))
+    keep(.stderr, Array(diagnostic(message, in: source).utf8)[...])
   }
 
   /// `save /dev/stdout` and `save /dev/stderr` write the script into the
@@ -125,7 +156,9 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     var pieces = Array(script.text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false)
     if pieces.last?.isEmpty == true { pieces.removeLast() }
     let stream: GoldenStream = file == savedToStdout ? .stdout : .stderr
-    for piece in pieces { lines.append(OutputLine(stream, Array(piece))) }
+    for piece in pieces {
+      keep(stream, piece)
+    }
     return nil
   }
 
@@ -139,15 +172,37 @@ public struct GoldenResult: Sendable {
   public let file: GoldenFile
   /// The actual block of each input line, in the order of `file.inputs`.
   public let actual: [[OutputLine]]
+  /// The index (into `file.inputs`) of the input line whose output passed
+  /// `goldenOutputLimit`: the test stopped there, and is an error. Its
+  /// block, and those of the lines after it, are empty.
+  public let overflow: Int?
+
+  init(file: GoldenFile, actual: [[OutputLine]], overflow: Int? = nil) {
+    self.file = file
+    self.actual = actual
+    self.overflow = overflow
+  }
+
+  /// The error of a test whose output passed the bound: `PATH:LINE: output
+  /// too large for a golden test (over 64 MiB)`, LINE its input line's.
+  public func overflowMessage(path: String) -> String? {
+    guard let overflow, file.inputs.indices.contains(overflow) else { return nil }
+    return "\(path):\(file.inputs[overflow].number): \(GoldenResult.overflowText)"
+  }
+
+  public static let overflowText = "output too large for a golden test (over 64 MiB)"
 
   /// Whether every input line printed exactly its block.
   public var passed: Bool {
-    zip(file.inputs, actual).allSatisfy { $0.expected == $1 }
+    overflow == nil && zip(file.inputs, actual).allSatisfy { $0.expected == $1 }
   }
 
   /// The indexes (into `file.inputs`) of the input lines whose block differs.
   public var differing: [Int] {
-    file.inputs.indices.filter { file.inputs[$0].expected != actual[$0] }
+    // Past an overflow nothing ran: no block there is known to differ.
+    file.inputs.indices.prefix(overflow ?? file.inputs.count).filter {
+      file.inputs[$0].expected != actual[$0]
+    }
   }
 
   /// The file as `--update` writes it: each block that differs replaced by
@@ -209,17 +264,23 @@ extension GoldenFile {
   /// problems: what an editor shows beside each line. When `observe`
   /// returns false the run stops there (an editor's newer text replaced
   /// this one), and the lines not run have empty blocks.
+  /// Unless `keepOutput`, the blocks are not kept (all come out empty),
+  /// only counted against the bound: for an editor that shows none.
   public func run<Effects: GoldenEffects>(
-    effects: Effects, observe: (Int, Session, [LineProblem]) -> Bool
+    effects: Effects, keepOutput: Bool = true, outputLimit: Int = goldenOutputLimit,
+    observe: (Int, Session, [LineProblem]) -> Bool
   ) -> GoldenResult {
     var executor = LineExecutor(
       session: Session(seed: settings.seed, limit: settings.limit),
       renderer: Renderer(style: Style(ascii: settings.ascii, color: false, json: settings.json)),
       echo: settings.echo, quiet: settings.quiet)
     var sink = CaptureSink(effects: effects, seeds: SplitMix64(seed: settings.seed))
+    sink.keeps = keepOutput
+    sink.outputLimit = outputLimit
     var actual: [[OutputLine]] = []
     actual.reserveCapacity(inputs.count)
     var ended = false
+    var overflow: Int?
     text.withUnsafeBufferPointer { buffer in
       for (index, input) in inputs.enumerated() {
         guard !ended else {
@@ -237,6 +298,12 @@ extension GoldenFile {
           ended = executor.run(line, sink: &sink) == .quit
         }
         sink.takeOutput()
+        if sink.overflowed || sink.written > outputLimit {
+          // Nothing after this line runs, and nothing it printed is kept.
+          overflow = index
+          ended = true
+          sink.lines.removeAll()
+        }
         actual.append(sink.lines)
         sink.lines.removeAll(keepingCapacity: true)
         let goOn = observe(index, executor.session, sink.problems)
@@ -245,7 +312,7 @@ extension GoldenFile {
       }
     }
     while actual.count < inputs.count { actual.append([]) }
-    return GoldenResult(file: self, actual: actual)
+    return GoldenResult(file: self, actual: actual, overflow: overflow)
   }
 }
 

@@ -16,6 +16,17 @@ public struct Session: Sendable {
     dealtBefore = dealt
   }
 
+  /// A session whose history is `history`, at its version `version`: where
+  /// a line that ran there started (an editor's hover replays the commands
+  /// of a line before the one it is on).
+  init(history: History, at version: Int) {
+    var history = history
+    if version < history.count { history.go(to: version) }
+    self.history = history
+    dealt = Game(seed: history.seed(of: history.current))
+    dealtBefore = dealt
+  }
+
   public var current: Version { history.current }
 
   /// Runs `command`; on failure nothing changes.

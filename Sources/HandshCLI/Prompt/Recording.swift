@@ -72,7 +72,7 @@ final class Recorder {
     var text = Array((shebang + "\n").utf8)
     for line in lines { text += line + [0x0A] }
     let file = GoldenFile(text: text)
-    let result = file.run(effects: GoldenMemory(readFile: readSourced))
+    let result = file.run(effects: GoldenMemory(readFile: readTestSource))
     return result.passed ? text : result.updatedText
   }
 

@@ -13,18 +13,29 @@ enum Frame: Equatable {
 }
 
 /// Cuts the bytes read from the client into frames. Bytes are fed as they
-/// arrive, in any chunks; a frame is handed out once it is whole. Never
-/// fails: whatever the bytes, it goes on to the next header.
+/// arrive, in any chunks; a frame is handed out once it is whole, and the
+/// same frames come whatever the chunks. Never fails: after a header that
+/// names no usable length (none, a negative or a huge one), whose body's
+/// end is unknown, reading starts again at the next `Content-Length:`
+/// header, also one that follows that body with no line break, so one bad
+/// message never costs the answers to the good ones after it.
 struct FrameReader {
-  /// The largest body kept: bigger ones are skipped as they stream by.
+  /// The largest body kept: a longer one is answered with an error and
+  /// passed over as a body of unknown length is.
   static let maximumBody = 256 << 20
   /// A header block longer than this is not a header.
   static let maximumHeader = 64 << 10
 
   private var buffer: [UInt8] = []
   private var start = 0
-  /// Bytes of a too-large body still to skip.
-  private var skipping = 0
+  /// Looking for the next `Content-Length:` header, after a bad one.
+  private var hunting = false
+  /// After a bad one: whether a header block starts right at `start`, not
+  /// known until its name's colon (or a byte no name holds) has come.
+  private var resuming = false
+
+  /// The header name that reading starts again at, lowercased.
+  private static let lengthName = Array("content-length".utf8)
 
   init() {}
 
@@ -33,13 +44,7 @@ struct FrameReader {
       buffer.removeSubrange(0..<start)
       start = 0
     }
-    if skipping > 0 {
-      let dropped = min(skipping, bytes.count)
-      skipping -= dropped
-      buffer += bytes[dropped...]
-    } else {
-      buffer += bytes
-    }
+    buffer += bytes
   }
 
   mutating func feed(_ bytes: [UInt8]) {
@@ -48,11 +53,26 @@ struct FrameReader {
 
   /// The next whole frame, or nil until more bytes come.
   mutating func next() -> Frame? {
-    if skipping > 0 {
-      let dropped = min(skipping, buffer.count - start)
-      skipping -= dropped
-      start += dropped
-      if skipping > 0 { return nil }
+    if resuming {
+      var i = start
+      while i < buffer.count, i - start <= FrameReader.maximumHeader,
+        FrameReader.isTokenByte(buffer[i])
+      {
+        i += 1
+      }
+      if i == buffer.count, i - start <= FrameReader.maximumHeader { return nil }
+      resuming = false
+      // Not a header: hunted for, wherever the next one is.
+      hunting = !(i > start && i < buffer.count && buffer[i] == UInt8(ascii: ":"))
+    }
+    if hunting {
+      guard let found = nextLengthHeader() else {
+        // Keep what could be the start of a header cut by the chunk.
+        start = max(start, buffer.count - FrameReader.lengthName.count - 64)
+        return nil
+      }
+      start = found
+      hunting = false
     }
     // Blank lines between messages are tolerated.
     while start + 1 < buffer.count, buffer[start] == 0x0D, buffer[start + 1] == 0x0A {
@@ -60,62 +80,125 @@ struct FrameReader {
     }
     while start < buffer.count, buffer[start] == 0x0A { start += 1 }
     guard let (headerEnd, bodyStart) = findHeaderEnd() else {
-      if buffer.count - start > FrameReader.maximumHeader {
-        start = buffer.count
+      if buffer.count - start > FrameReader.maximumHeader + 2 {
+        start += 1
+        hunting = true
         return .badHeader("header longer than \(FrameReader.maximumHeader) bytes")
       }
       return nil
     }
-    let header = buffer[start..<headerEnd]
     var length: Int?
     var problem: String?
-    for line in header.split(separator: 0x0A, omittingEmptySubsequences: true) {
-      var line = line
+    // Where the first line that is no header line starts: bytes that start
+    // no message, which may run into a header after them.
+    var badLine: Int?
+    var lineStart = start
+    while lineStart < headerEnd {
+      let lineEnd = buffer[lineStart..<headerEnd].firstIndex(of: 0x0A) ?? headerEnd
+      var line = buffer[lineStart..<lineEnd]
+      lineStart = lineEnd + 1
       if line.last == 0x0D { line = line.dropLast() }
+      if line.isEmpty { continue }
       guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-        problem = "header line without ':'"
+        problem = problem ?? "header line without ':'"
+        badLine = badLine ?? line.startIndex
         continue
       }
-      let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-      // A name that ends in it: what a broken message left before a header
-      // runs into it, and reading gets back in step.
-      guard name.hasSuffix("content-length") else { continue }
+      // The name is the whole of what comes before the colon, a token.
+      let name = line[..<colon]
+      guard !name.isEmpty, name.allSatisfy(FrameReader.isTokenByte) else {
+        problem = problem ?? "invalid header name"
+        badLine = badLine ?? line.startIndex
+        continue
+      }
+      guard name.map(FrameReader.lowercased).elementsEqual(FrameReader.lengthName) else {
+        continue
+      }
       let value = line[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
       let digits = value.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
       if let number = Int(decimal: Array(digits)) {
         length = number
       } else {
         problem = "invalid Content-Length"
+        length = nil
+        badLine = nil
+        break
       }
     }
-    guard let length else {
-      start = bodyStart
+    // With no length at all, bytes before a header name that ends in
+    // Content-Length (`xyzContent-Length:`) are such bytes too.
+    let glueable = badLine ?? (length == nil && problem == nil ? start : nil)
+    if let glueable, let glued = nextLengthHeader(from: glueable + 1, before: headerEnd) {
+      // Bytes that start no message ran into a header: it starts there.
+      start = glued
       return .badHeader(problem ?? "no Content-Length header")
     }
-    if let problem {
-      // The length is known: skip the body with the header.
-      let available = min(length, buffer.count - bodyStart)
-      start = bodyStart + available
-      skipping = length - available
-      return .badHeader(problem)
+    guard let length else {
+      // Where its body ends is unknown: start again at the next header.
+      resume(after: bodyStart)
+      return .badHeader(problem ?? "no Content-Length header")
     }
     guard length <= FrameReader.maximumBody else {
-      let available = min(length, buffer.count - bodyStart)
-      start = bodyStart + available
-      skipping = length - available
+      resume(after: bodyStart)
       return .tooLarge(length)
     }
     guard buffer.count - bodyStart >= length else { return nil }
-    let body = Array(buffer[bodyStart..<(bodyStart + length)])
     start = bodyStart + length
-    return .body(body)
+    // The length is known: a bad header line costs its own message only.
+    if let problem { return .badHeader(problem) }
+    return .body(Array(buffer[bodyStart..<(bodyStart + length)]))
+  }
+
+  /// After a header that gives no usable length: the next header block
+  /// when one starts right there (a name and a colon), else the next
+  /// `Content-Length:` header, wherever it is.
+  private mutating func resume(after bodyStart: Int) {
+    start = bodyStart
+    resuming = true
+  }
+
+  /// Where the next `Content-Length` name followed by a colon (spaces
+  /// between allowed) starts, from `start`.
+  private func nextLengthHeader() -> Int? { nextLengthHeader(from: start, before: buffer.count) }
+
+  private func nextLengthHeader(from first: Int, before end: Int) -> Int? {
+    let name = FrameReader.lengthName
+    var i = first
+    while i + name.count < end {
+      if FrameReader.lowercased(buffer[i]) == name[0] {
+        var j = 0
+        while j < name.count, FrameReader.lowercased(buffer[i + j]) == name[j] { j += 1 }
+        if j == name.count {
+          var k = i + j
+          while k < buffer.count, buffer[k] == 0x20 || buffer[k] == 0x09 { k += 1 }
+          if k < buffer.count, buffer[k] == UInt8(ascii: ":") { return i }
+          if k == buffer.count { return nil }
+        }
+      }
+      i += 1
+    }
+    return nil
+  }
+
+  /// The characters of a header name (RFC 9110's `tchar`).
+  private static func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+    default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    }
+  }
+
+  private static func lowercased(_ byte: UInt8) -> UInt8 {
+    (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
   }
 
   /// Where the header block ends (`\r\n\r\n`, or `\n\n` from a lax client):
-  /// the end of its last line and the start of the body.
+  /// the end of its last line and the start of the body. Looked for in the
+  /// first `maximumHeader` bytes only, so that chunks never change it.
   private func findHeaderEnd() -> (Int, Int)? {
     var i = start
-    while i < buffer.count {
+    let last = min(buffer.count, start + FrameReader.maximumHeader)
+    while i < last {
       if buffer[i] == 0x0A {
         if i + 1 < buffer.count, buffer[i + 1] == 0x0A { return (i, i + 2) }
         if i + 2 < buffer.count, buffer[i + 1] == 0x0D, buffer[i + 2] == 0x0A { return (i, i + 3) }
@@ -126,7 +209,7 @@ struct FrameReader {
   }
 
   /// Whether bytes of an unfinished frame are waiting.
-  var isPending: Bool { start < buffer.count || skipping > 0 }
+  var isPending: Bool { start < buffer.count }
 }
 
 extension Int {

@@ -23,6 +23,11 @@ struct LanguageServer {
   /// The names in a folder, by its path.
   let listFolder: (String) -> [String]
 
+  /// The server's working folder, an absolute path: where a document that
+  /// is not a file (`untitled:`) reads, and what a definition's URI is
+  /// made absolute from.
+  var workingFolder = "/"
+
   /// Whether newer input is waiting: a run for diagnostics asks it now and
   /// then, and stops when it is, since that input may replace its text.
   var interrupted: () -> Bool = { false }
@@ -43,7 +48,24 @@ struct LanguageServer {
     var analysis: HandDocument?
     /// Whether the diagnostics of the latest text are still to be sent.
     var unpublished = true
+    /// The last finished run of an older text: what a request is answered
+    /// from while the run of `text` goes on.
+    var previous: HandDocument?
+    /// The run of `text` going on on a thread of its own.
+    var job: AnalysisJob?
+    /// Whether a request already waited for that run and gave up.
+    var waited = false
   }
+
+  /// Starts `work` on a thread of its own; nil runs every document on the
+  /// caller's thread, at once (tests, the fuzzer).
+  var spawn: ((@escaping @Sendable () -> Void) -> Void)?
+  /// Called, from the thread of a run, when that run has finished: the
+  /// process then sends what `publish` gives.
+  var finished: @Sendable () -> Void = {}
+  /// How long a request waits for the run of the latest text before it is
+  /// answered from the last finished run.
+  static let patience = 0.05
 
   init(
     ascii: Bool, readFile: @escaping @Sendable (String) -> Result<[UInt8], ReadFailure>,
@@ -179,6 +201,7 @@ struct LanguageServer {
       guard let item = params["textDocument"], let uri = item["uri"]?.string,
         let text = item["text"]?.string
       else { return }
+      documents[uri]?.job?.cancel()
       documents[uri] = OpenDocument(text: Array(text.utf8), version: item["version"] ?? .null)
     case "textDocument/didChange":
       guard let uri = params["textDocument"]?["uri"]?.string, var document = documents[uri],
@@ -199,11 +222,18 @@ struct LanguageServer {
         }
       }
       document.version = params["textDocument"]?["version"] ?? .null
+      // The run of the replaced text is abandoned; its last finished run
+      // answers until the new one is done.
+      document.previous = document.analysis ?? document.previous
+      document.job?.cancel()
+      document.job = nil
+      document.waited = false
       document.analysis = nil
       document.unpublished = true
       documents[uri] = document
     case "textDocument/didClose":
       guard let uri = params["textDocument"]?["uri"]?.string else { return }
+      documents[uri]?.job?.cancel()
       documents[uri] = nil
       closed.append(uri)
     default:
@@ -224,17 +254,15 @@ struct LanguageServer {
     }
     closed.removeAll()
     for uri in documents.keys.sorted() where documents[uri]?.unpublished == true {
-      // Abandoned when newer input came: sent after that input is read.
-      guard let document = analysis(uri, interruptible: interruptible) else { continue }
+      // Abandoned when newer input came: sent after that input is read. On
+      // a thread: sent once that run has finished.
+      let document =
+        spawn == nil
+        ? analysis(uri, interruptible: interruptible)
+        : latest(uri, waiting: interruptible ? 0 : nil)
+      guard let document else { continue }
       let table = document.table
-      let diagnostics: [JSON] = document.diagnostics.map { diagnostic in
-        .object([
-          ("range", json(table.range(of: diagnostic.range, encoding))),
-          ("severity", .int(diagnostic.severity == .error ? 1 : 2)),
-          ("source", .string("handsh")),
-          ("message", .string(diagnostic.message)),
-        ])
-      }
+      let diagnostics = document.diagnostics.map { diagnosticJSON($0, table) }
       out.append(diagnosticsMessage(uri, version: documents[uri]?.version, diagnostics))
       documents[uri]?.unpublished = false
     }
@@ -251,8 +279,56 @@ struct LanguageServer {
     ])
   }
 
-  /// The run of document `uri`, made once per change; nil when
-  /// `interruptible` and `interrupted` stopped it.
+  /// What a request about document `uri` is answered from: the run of its
+  /// latest text when it is done (or within `patience`), else the last
+  /// finished run of an older text while the new one goes on; the first
+  /// run of a document is waited for.
+  private mutating func answering(_ uri: String) -> HandDocument? {
+    guard spawn != nil else { return analysis(uri) }
+    // Waited for once per run: the requests after it are answered at once.
+    let patience = documents[uri]?.waited == true ? 0 : LanguageServer.patience
+    if let done = latest(uri, waiting: patience) { return done }
+    documents[uri]?.waited = true
+    if let previous = documents[uri]?.previous { return previous }
+    return latest(uri, waiting: nil)
+  }
+
+  /// The run of the latest text of `uri`, started on a thread when none
+  /// is going on; nil when it is not done within `waiting` seconds (nil:
+  /// waited for until it is).
+  private mutating func latest(_ uri: String, waiting: Double?) -> HandDocument? {
+    guard let document = documents[uri] else { return nil }
+    if let analysis = document.analysis { return analysis }
+    guard let spawn else { return analysis(uri) }
+    let job: AnalysisJob
+    if let running = document.job {
+      job = running
+    } else {
+      job = AnalysisJob()
+      documents[uri]?.job = job
+      let text = document.text
+      let defaults = GoldenSettings(ascii: ascii)
+      let folder = LanguageServer.folder(of: uri)
+      let read = readFile
+      let finished = finished
+      spawn {
+        let analysis = HandDocument(
+          text: text, defaults: defaults,
+          read: { file in read(LanguageServer.resolve(file, in: folder)) },
+          stop: { job.isCancelled })
+        job.finish(analysis.complete ? analysis : nil)
+        finished()
+      }
+    }
+    guard let result = job.result(waiting: waiting) else { return nil }
+    documents[uri]?.analysis = result
+    documents[uri]?.previous = nil
+    documents[uri]?.job = nil
+    return result
+  }
+
+  /// The run of document `uri`, made once per change, on this thread; nil
+  /// when `interruptible` and `interrupted` stopped it.
   private mutating func analysis(_ uri: String, interruptible: Bool = false) -> HandDocument? {
     guard let document = documents[uri] else { return nil }
     if let analysis = document.analysis { return analysis }
@@ -281,7 +357,10 @@ struct LanguageServer {
           ("hoverProvider", .bool(true)),
           ("completionProvider", .object([("triggerCharacters", .array([.string(" ")]))])),
           ("definitionProvider", .bool(true)),
-          ("codeActionProvider", .object([("codeActionKinds", .array([.string("quickfix")]))])),
+          (
+            "codeActionProvider",
+            .object([("codeActionKinds", .array([.string("quickfix"), .string("source")]))])
+          ),
           ("inlayHintProvider", .bool(true)),
         ])
       ),
@@ -293,7 +372,7 @@ struct LanguageServer {
   /// `position` name; nil when they are missing or the document is not open.
   private mutating func target(_ params: JSON) -> (String, HandDocument, Int)? {
     guard let uri = params["textDocument"]?["uri"]?.string, let at = position(params["position"]),
-      let document = analysis(uri)
+      let document = answering(uri)
     else { return nil }
     return (uri, document, document.table.offset(of: at, encoding))
   }
@@ -316,7 +395,7 @@ struct LanguageServer {
   }
 
   private mutating func inlayHints(_ params: JSON) -> JSON? {
-    guard let uri = params["textDocument"]?["uri"]?.string, let document = analysis(uri) else {
+    guard let uri = params["textDocument"]?["uri"]?.string, let document = answering(uri) else {
       return nil
     }
     var first = 0
@@ -357,8 +436,19 @@ struct LanguageServer {
       list(LanguageServer.resolve(sub.isEmpty ? "." : sub, in: folder))
     }
     let replaced = json(document.table.range(of: range, encoding))
+    // A quote the user opened before the word: file names close it.
+    let opened = range.lowerBound > 0 && document.table.text[range.lowerBound - 1] == 0x22
+    let typed = String(decoding: document.table.text[range], as: UTF8.self)
+    var incomplete = false
     var items: [JSON] = []
     for (index, candidate) in found.candidates.enumerated() {
+      let inserted =
+        found.kind == .fileNames
+        ? LanguageServer.fileWord(candidate, opened: opened) : candidate
+      // What the client filters against what was typed: the item as the
+      // user may spell it, starting exactly as typed.
+      let filter = LanguageServer.filterText(candidate, typed: typed)
+      if filter == nil { incomplete = true }
       let label = found.labels.count == found.candidates.count ? found.labels[index] : candidate
       var sort = String(index)
       while sort.utf8.count < 6 { sort = "0" + sort }
@@ -367,44 +457,138 @@ struct LanguageServer {
           ("label", .string(label)),
           ("kind", .int(found.kind == .fileNames ? 17 : 12)),
           ("sortText", .string(sort)),
-          ("filterText", .string(candidate)),
-          ("textEdit", .object([("range", replaced), ("newText", .string(candidate))])),
+          ("filterText", .string(filter ?? typed)),
+          ("textEdit", .object([("range", replaced), ("newText", .string(inserted))])),
         ]))
     }
-    return .object([("isIncomplete", .bool(false)), ("items", .array(items))])
+    // An item whose filter text is only what was typed is asked for again.
+    return .object([("isIncomplete", .bool(incomplete)), ("items", .array(items))])
+  }
+
+  /// The text a client filters an item by, so that what the user typed
+  /// matches it in clients that filter again (Neovim, eglot, vim-lsp): the
+  /// item when it starts as typed; a card as `help add` teaches it to be
+  /// spelled (`kh`, `10h`, `th`) when the typed word starts that spelling,
+  /// in the case the user typed; else nil (the typed word itself is used).
+  static func filterText(_ candidate: String, typed: String) -> String? {
+    var spellings: [String] = []
+    if let card = Card(parsing: Array(candidate.utf8)) {
+      let ranks = card.rank.name == "10" ? ["10", "t"] : [card.rank.name.lowercased()]
+      spellings += ranks.map { $0 + card.suit.letter.lowercased() }
+      spellings += ranks.map { $0 + card.suit.symbol }
+    }
+    spellings.append(candidate)
+    let word = Array(typed.unicodeScalars)
+    for spelling in spellings {
+      let letters = Array(spelling.unicodeScalars)
+      guard letters.count >= word.count,
+        zip(letters, word).allSatisfy({ lowered($0) == lowered($1) })
+      else { continue }
+      var text = typed
+      text.unicodeScalars.append(contentsOf: letters[word.count...])
+      return text
+    }
+    return nil
+  }
+
+  private static func lowered(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+    ("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar
   }
 
   private mutating func codeActions(_ params: JSON) -> JSON? {
-    guard let uri = params["textDocument"]?["uri"]?.string, let document = analysis(uri),
+    guard let uri = params["textDocument"]?["uri"]?.string, let document = answering(uri),
       let start = position(params["range"]?["start"]), let end = position(params["range"]?["end"])
     else { return nil }
-    let from = document.table.offset(of: start, encoding)
-    let touched = from...max(from, document.table.offset(of: end, encoding))
-    let differing = document.differing.filter { touched.overlaps(document.bytes(ofInput: $0)) }
+    let table = document.table
+    let from = table.offset(of: start, encoding)
+    let to = max(from, table.offset(of: end, encoding))
+    // The blocks whose input line or expected lines the range overlaps, its
+    // end excluded: a range from column 0 of the line after a block does
+    // not touch it. A cursor (an empty range) touches the block it is in.
+    let text = table.text
+    func touches(_ bytes: Range<Int>) -> Bool {
+      if from < to { return bytes.overlaps(from..<to) }
+      return bytes.contains(from)
+        || from == bytes.upperBound && from == text.count && text.last != 0x0A
+    }
+    var differing = document.differing.filter { index in
+      let bytes = document.bytes(ofInput: index)
+      return touches(bytes.lowerBound..<bytes.upperBound)
+    }
+    // The block of the diagnostic the range touches comes first, preferred.
+    if let touched = differing.firstIndex(where: {
+      touches(document.file.content(of: document.file.inputs[$0]))
+    }) {
+      differing.insert(differing.remove(at: touched), at: 0)
+    }
+    let only = params["context"]?["only"]?.array?.compactMap(\.string)
+    func wanted(_ kind: String) -> Bool {
+      guard let only else { return true }
+      return only.contains { kind == $0 || kind.hasPrefix($0 + ".") }
+    }
     var actions: [JSON] = []
-    func action(_ title: String, _ index: Int?) {
-      guard let edit = document.acceptEdit(index) else { return }
+    func action(
+      _ title: String, kind: String, _ edit: (range: Range<Int>, text: [UInt8])?,
+      preferred: HandDocument.DocumentDiagnostic? = nil
+    ) {
+      guard let edit else { return }
       let change = JSON.object([
-        ("range", json(document.table.range(of: edit.range, encoding))),
+        ("range", json(table.range(of: edit.range, encoding))),
         ("newText", .string(String(decoding: edit.text, as: UTF8.self))),
       ])
-      actions.append(
-        .object([
-          ("title", .string(title)), ("kind", .string("quickfix")),
-          ("edit", .object([("changes", .object([(uri, .array([change]))]))])),
-        ]))
+      var fields: [(String, JSON)] = [("title", .string(title)), ("kind", .string(kind))]
+      if let preferred {
+        fields.append(("diagnostics", .array([diagnosticJSON(preferred, table)])))
+        fields.append(("isPreferred", .bool(true)))
+      }
+      fields.append(("edit", .object([("changes", .object([(uri, .array([change]))]))])))
+      actions.append(.object(fields))
     }
-    for index in differing {
-      action("Accept the actual output (line \(document.file.inputs[index].number))", index)
+    if wanted("quickfix") {
+      for (order, index) in differing.enumerated() {
+        let content = document.file.content(of: document.file.inputs[index])
+        let diagnostic =
+          order == 0 ? document.diagnostics.first { $0.range == content } : nil
+        action(
+          "Accept the actual output (line \(document.file.inputs[index].number))",
+          kind: "quickfix", document.acceptEdit(index), preferred: diagnostic)
+      }
+      if !differing.isEmpty {
+        action("Accept every block in this file", kind: "quickfix", document.acceptEdit(nil))
+      }
     }
-    if !differing.isEmpty { action("Accept every block in this file", nil) }
+    if wanted("source") {
+      // A file with no expectations: one action for the whole file.
+      if sourceEdit?.uri != uri || sourceEdit?.text != document.file.text {
+        sourceEdit = (uri, document.file.text, document.expectationsEdit())
+      }
+      action(
+        "Add the output as expectations (make this a golden test)", kind: "source",
+        sourceEdit?.edit)
+    }
     return .array(actions)
+  }
+
+  /// The edit of the last source action, with the document and the text
+  /// it was made for.
+  private var sourceEdit: (uri: String, text: [UInt8], edit: (range: Range<Int>, text: [UInt8])?)?
+
+  private func diagnosticJSON(_ diagnostic: HandDocument.DocumentDiagnostic, _ table: LineTable)
+    -> JSON
+  {
+    .object([
+      ("range", json(table.range(of: diagnostic.range, encoding))),
+      ("severity", .int(diagnostic.severity == .error ? 1 : 2)),
+      ("source", .string("handsh")),
+      ("message", .string(diagnostic.message)),
+    ])
   }
 
   private mutating func definition(_ params: JSON) -> JSON? {
     guard let (uri, document, offset) = target(params) else { return nil }
     guard let file = document.sourcedFile(at: offset), !file.isEmpty else { return .null }
-    let path = LanguageServer.resolve(file, in: LanguageServer.folder(of: uri))
+    let path = LanguageServer.absolute(
+      LanguageServer.resolve(file, in: LanguageServer.folder(of: uri)), from: workingFolder)
     let start = json(DocumentPosition(line: 0, character: 0))
     return .object([
       ("uri", .string(LanguageServer.fileURI(path))),
@@ -413,6 +597,22 @@ struct LanguageServer {
   }
 
   // MARK: Paths and URIs
+
+  /// A file name as a FILE word, as the prompt completes it: in double
+  /// quotes (`"` and `\\` escaped) when it holds a space, a tab, `;`, `#`
+  /// or `"`, or when the user opened a quote (`opened`: the opening quote
+  /// is already typed), and the quote closed.
+  static func fileWord(_ name: String, opened: Bool) -> String {
+    let special = Set(" \t;#\"".utf8)
+    guard opened || name.utf8.contains(where: special.contains) else { return name }
+    var word = opened ? "" : "\""
+    for character in name {
+      if character == "\"" || character == "\\" { word.append("\\") }
+      word.append(character)
+    }
+    word.append("\"")
+    return word
+  }
 
   /// The folder of the file a `file:` URI names, where its `source` and
   /// `save` names start; `.` for any other URI.
@@ -423,17 +623,22 @@ struct LanguageServer {
     return slash == 0 ? "/" : String(decoding: bytes[..<slash], as: UTF8.self)
   }
 
-  /// The path of a `file:` URI, percent escapes decoded.
+  /// The path of a `file:` URI, percent escapes decoded: `file:///x`,
+  /// `file://HOST/x` and `file:/x` alike.
   static func filePath(_ uri: String) -> String? {
     var bytes = Array(uri.utf8)
-    let scheme = Array("file://".utf8)
-    guard bytes.count >= scheme.count,
-      String(decoding: bytes[..<scheme.count], as: UTF8.self).lowercased() == "file://"
+    let scheme = Array("file:".utf8)
+    guard bytes.count > scheme.count,
+      String(decoding: bytes[..<scheme.count], as: UTF8.self).lowercased() == "file:"
     else { return nil }
     bytes.removeFirst(scheme.count)
-    // A host (`localhost`) before the path.
-    guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return nil }
-    bytes.removeFirst(slash)
+    if bytes.starts(with: Array("//".utf8)) {
+      // An authority (`localhost`, or none) before the path.
+      bytes.removeFirst(2)
+      guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+      bytes.removeFirst(slash)
+    }
+    guard bytes.first == UInt8(ascii: "/") else { return nil }
     var out: [UInt8] = []
     var i = 0
     while i < bytes.count {
@@ -448,6 +653,21 @@ struct LanguageServer {
       }
     }
     return String(decoding: out, as: UTF8.self)
+  }
+
+  /// `path` made absolute from `folder` (an absolute path), without `.`
+  /// and `..` segments or doubled slashes: what a URI names.
+  static func absolute(_ path: String, from folder: String) -> String {
+    let whole = path.hasPrefix("/") ? path : folder + "/" + path
+    var segments: [Substring] = []
+    for segment in whole.split(separator: "/", omittingEmptySubsequences: true) {
+      switch segment {
+      case ".": continue
+      case "..": if !segments.isEmpty { segments.removeLast() }
+      default: segments.append(segment)
+      }
+    }
+    return "/" + segments.joined(separator: "/")
   }
 
   private static func hexValue(_ byte: UInt8) -> UInt8? {

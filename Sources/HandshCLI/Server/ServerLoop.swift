@@ -17,12 +17,43 @@ enum ServerLoop {
     // reads until `exit` or the end of its input.
     signal(SIGPIPE, SIG_IGN)
     var server = LanguageServer(
-      ascii: ascii, readFile: readSourced, listFolder: { folderNames($0) })
+      ascii: ascii, readFile: readTestSource, listFolder: { folderNames($0) })
     server.interrupted = { bytesWaiting(0) }
+    // Documents run on threads of their own, which wake this loop through
+    // a pipe when they are done: requests are answered meanwhile.
+    var wake: [Int32] = [-1, -1]
+    if pipe(&wake) == 0 {
+      for fd in wake {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      }
+      let writeEnd = wake[1]
+      server.spawn = { startThread($0) }
+      server.finished = {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+      }
+    }
+    let wakeEnd = wake[0]
+    if let folder = workingFolder() { server.workingFolder = folder }
     var reader = FrameReader()
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     var ended = false
     while !ended {
+      if wakeEnd >= 0 {
+        // Until the client writes or a run is done.
+        var pollers = [
+          pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+          pollfd(fd: wakeEnd, events: Int16(POLLIN), revents: 0),
+        ]
+        if poll(&pollers, 2, -1) < 0, errno == EINTR { continue }
+        if pollers[1].revents != 0 {
+          var drained = [UInt8](repeating: 0, count: 64)
+          while read(wakeEnd, &drained, drained.count) > 0 {}
+          if !waiting(0) { send(server.publish()) }
+        }
+        if pollers[0].revents == 0 { continue }
+      }
       // Everything available now (up to 4 MiB, so that a client that never
       // pauses is still answered), then the frames it holds.
       var got = false
@@ -52,7 +83,18 @@ enum ServerLoop {
       if !got, !ended { continue }
       if !waiting(0) { send(server.publish()) }
     }
+    // At the end of stdin: what the client last changed is still shown.
+    if !server.shutDown { send(server.publish(interruptible: false)) }
     return server.shutDown ? 0 : 1
+  }
+
+  /// The absolute path of the working folder, when it has one.
+  private static func workingFolder() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return nil }
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    guard bytes.first == UInt8(ascii: "/") else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Whether input is waiting on `fd` right now.

@@ -150,7 +150,11 @@ struct GoldenTestRun {
       return outcome(.error(file.diagnostics.map { $0.text(path: shown) }))
     }
     guard !file.checksNothing else { return outcome(.skipped) }
-    let result = file.run(effects: GoldenMemory(readFile: readSourced))
+    let result = file.run(effects: GoldenMemory(readFile: readTestSource))
+    if let message = result.overflowMessage(path: shown) {
+      // Never rewritten: no file could expect so much.
+      return outcome(.error([message]), type: "output too large")
+    }
     guard !result.passed else { return outcome(.passed) }
     let diff = result.diff(path: TestFiles.patchedName(item.path))
     guard !options.review else {
