@@ -106,11 +106,12 @@ public struct Renderer: Sendable {
     _ history: History, _ walk: inout HistoryTree, upTo size: Int, to out: inout [UInt8]
   ) -> Bool {
     let width = digits(history.count - 1)
-    // The segments as bytes, made once: a line appends up to 24 of them.
-    let segments = treeSegments
-    let (branch, last, down, blank) = (
-      Array(segments.branch.utf8), Array(segments.last.utf8), Array(segments.line.utf8),
-      Array("  ".utf8)
+    // A line's drawing is made in 144 bytes on the stack (24 segments of
+    // at most 6 bytes) and appended at once: a segment a level costs a few
+    // stores, not an array's append.
+    let ascii = style.ascii
+    var drawing: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
+      0, 0, 0, 0, 0, 0, 0, 0, 0
     )
     // The version before, whole, as `history` keeps it: in the tree's order
     // too, the line before is most often the parent.
@@ -120,16 +121,19 @@ public struct Renderer: Sendable {
       let version = history.version(line.number, after: previous)
       if version.hand.spills { previous = (line.number, version.hand) }
       let folded = line.level > HistoryTree.drawnLevels
-      if !style.json {
+      if !style.json, line.level > 0 {
         let drawn = min(line.level, HistoryTree.drawnLevels)
-        walk.lastAtLevel.withUnsafeBufferPointer { lastAtLevel in
-          for level in stride(from: 1, through: drawn, by: 1) {
-            let isLast = level < lastAtLevel.count && lastAtLevel[level]
-            if level == line.level, line.startsBranch {
-              out.append(contentsOf: isLast ? last : branch)
-            } else {
-              out.append(contentsOf: isLast ? blank : down)
+        withUnsafeMutableBytes(of: &drawing) { raw in
+          walk.lastAtLevel.withUnsafeBufferPointer { lastAtLevel in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            var count = 0
+            for level in 1...drawn {
+              let isLast = level < lastAtLevel.count && lastAtLevel[level]
+              let starts = level == line.level && line.startsBranch
+              count += Renderer.writeSegment(
+                starts: starts, last: isLast, ascii: ascii, to: base + count)
             }
+            out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
           }
         }
       }
@@ -141,9 +145,33 @@ public struct Renderer: Sendable {
     return true
   }
 
-  /// The segments of `history tree`'s drawing, two columns each.
-  private var treeSegments: (branch: String, last: String, line: String) {
-    style.ascii ? ("|-", "`-", "| ") : ("├─", "└─", "│ ")
+  /// Writes one segment of `history tree`'s drawing, two columns, at
+  /// `base`; returns its bytes. `starts`: the level's branch starts on this
+  /// line (`├─`, or `└─` for the last); else the line down the side of a
+  /// branch that goes on (`│ `), or nothing once the last has begun.
+  @inline(__always)
+  static func writeSegment(
+    starts: Bool, last: Bool, ascii: Bool, to base: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    if !starts && last {
+      (base[0], base[1]) = (0x20, 0x20)
+      return 2
+    }
+    if ascii {
+      base[0] = starts ? (last ? UInt8(ascii: "`") : UInt8(ascii: "|")) : UInt8(ascii: "|")
+      base[1] = starts ? UInt8(ascii: "-") : UInt8(ascii: " ")
+      return 2
+    }
+    // U+251C ├, U+2514 └, U+2502 │, U+2500 ─: E2 94 xx each.
+    (base[0], base[1]) = (0xE2, 0x94)
+    if !starts {
+      base[2] = 0x82
+      base[3] = 0x20
+      return 4
+    }
+    base[2] = last ? 0x94 : 0x9C
+    (base[3], base[4], base[5]) = (0xE2, 0x94, 0x80)
+    return 6
   }
 
   /// One line of `history` for version `number`: the marker, the number
