@@ -507,7 +507,10 @@ func replaceFile(
       if renamed != 0 { failure = errno }
     }
     if failure != nil, !temporary.isEmpty {
-      _ = Platform.withCPath(temporary) { unlinkat(folder, $0, 0) }
+      // Tried twice: a passing fault must not leave the temporary name.
+      if Platform.withCPath(temporary, { unlinkat(folder, $0, 0) }) != 0, errno != ENOENT {
+        _ = Platform.withCPath(temporary) { unlinkat(folder, $0, 0) }
+      }
     }
     return failure.map { .failed($0) } ?? .done
   }

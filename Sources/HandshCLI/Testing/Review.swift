@@ -97,7 +97,19 @@ extension GoldenTestRun {
         outcomes[index].report.status = .updated(
           diff: result.diff(path: TestFiles.patchedName(item.path), to: new))
       }
+      Self.endIfSignalled()
     }
+    Self.endIfSignalled()
+  }
+
+  /// SIGTERM, SIGHUP or SIGQUIT that came while the answers were written
+  /// (the prompt's handler holds them): handsh ends by it now, after the
+  /// file in progress, as anywhere else (handsh(1), SIGNALS).
+  private static func endIfSignalled() {
+    let fatal = handsh_prompt_fatal()
+    guard fatal != 0 else { return }
+    handsh_prompt_end()
+    handsh_die_by_signal(fatal)
   }
 
   /// Reads answers until one is a choice; `?` (and anything unknown)
