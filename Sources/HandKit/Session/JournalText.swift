@@ -80,8 +80,9 @@ public enum JournalText {
       }
       var parser = LineParser(bytes, knownASCII: ascii)
       while true {
+        // Consumed: the command goes to the session without a copy.
         let item = parser.nextItem()
-        switch item {
+        switch consume item {
         case .end: break
         case .error(let error):
           return .failure(Failure(line: line.number, column: error.column, message: error.message))
@@ -94,7 +95,7 @@ public enum JournalText {
                 line: line.number, column: column, message: "not a journal command '\(name)'"))
           }
           do throws(CommandError) {
-            _ = try session.apply(command) { 0 }
+            _ = try session.apply(consume command) { 0 }
           } catch {
             return .failure(
               Failure(line: line.number, column: column, message: renderer.message(for: error)))

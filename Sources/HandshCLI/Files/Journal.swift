@@ -141,8 +141,9 @@ final class Journal {
     handsh_hold_own_file(fd)
     if whole == 0 {
       journal.record(JournalText.firstLine(seed: seed, limit: limit).dropLast())
+      // Written now (a FILE that cannot take it is refused at the start);
+      // flushed to disk with the first changes, or at the end.
       guard journal.flush() else { return cannotUse(journal.failure ?? "") }
-      journal.sync()
     }
     return .success(Started(journal: journal, session: session, resumed: resumed))
   }
