@@ -330,7 +330,7 @@ struct HistoryFile {
         fd, size: size, lines: maximum - 1, bytes: max(0, maximumReadBytes - added.count))
     else { return failure(errno) }
     guard cut > 0 else {
-      if let code = added.withUnsafeBytes({ writeAll($0, fd, at: size) }) {
+      if let code = added.withUnsafeBytes({ Platform.writeAll(fd, $0, at: size) }) {
         // Taken back; tried twice, as a passing fault may hit it too.
         if ftruncate(fd, off_t(size)) != 0 { _ = ftruncate(fd, off_t(size)) }
         return failure(code)
@@ -339,7 +339,9 @@ struct HistoryFile {
     }
     // The file passes its bound: the kept lines and the new one, whole.
     var content = [UInt8](repeating: 0, count: size - cut)
-    if let code = readAll(&content, fd, at: cut) { return failure(code) }
+    if let code = Platform.readAll(fd, &content, at: cut) { return failure(code) }
+    // Shorter than fstat said: cut meanwhile by something else.
+    guard content.count == size - cut else { return failure(EIO) }
     // A last line too long to keep needs no line break to end it.
     content += content.isEmpty ? line + [0x0A] : added
     switch replaceFile(opened.entry, with: WriteSource(content), like: status, positional: true) {
@@ -356,46 +358,16 @@ struct HistoryFile {
   /// put back when a step fails (the errno of the failure).
   private static func rewriteInPlace(_ content: [UInt8], _ fd: Int32, oldSize: Int) -> Int32? {
     var old = [UInt8](repeating: 0, count: min(content.count, oldSize))
-    if let code = readAll(&old, fd, at: 0) { return code }
-    var failure = content.withUnsafeBytes { writeAll($0, fd, at: 0) }
+    let want = old.count
+    if let code = Platform.readAll(fd, &old, at: 0) { return code }
+    guard old.count == want else { return EIO }
+    var failure = content.withUnsafeBytes { Platform.writeAll(fd, $0, at: 0) }
     if failure == nil, ftruncate(fd, off_t(content.count)) != 0 { failure = errno }
     if failure != nil {
-      _ = old.withUnsafeBytes { writeAll($0, fd, at: 0) }
+      _ = old.withUnsafeBytes { Platform.writeAll(fd, $0, at: 0) }
       _ = ftruncate(fd, off_t(oldSize))
     }
     return failure
   }
 
-  /// `bytes` filled from `fd` at `offset` with `pread`; the errno of a failure.
-  private static func readAll(_ bytes: inout [UInt8], _ fd: Int32, at offset: Int) -> Int32? {
-    var done = 0
-    while done < bytes.count {
-      let count = bytes.withUnsafeMutableBytes {
-        pread(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(offset + done))
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      if count == 0 { return EIO }
-      done += count
-    }
-    return nil
-  }
-
-  private static func writeAll(_ bytes: UnsafeRawBufferPointer, _ fd: Int32, at offset: Int)
-    -> Int32?
-  {
-    var done = 0
-    while done < bytes.count {
-      guard let base = bytes.baseAddress else { return nil }
-      let count = pwrite(fd, base + done, bytes.count - done, off_t(offset + done))
-      if count < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      done += count
-    }
-    return nil
-  }
 }

@@ -104,7 +104,7 @@ final class Journal {
     var status = stat()
     guard fstat(fd, &status) == 0 else { return cannotUse(Platform.describe(errno)) }
     var text = [UInt8](repeating: 0, count: Int(status.st_size))
-    if let code = readAll(&text, fd) { return cannotUse(Platform.describe(code)) }
+    if let code = Platform.readAll(fd, &text, at: 0) { return cannotUse(Platform.describe(code)) }
     // A last line without its line break: power lost in an append.
     let whole = text.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
     if whole > 0, let given {
@@ -172,7 +172,7 @@ final class Journal {
     guard failure == nil else { return false }
     guard !pending.isEmpty else { return true }
     let code: Int32? = Platform.critical {
-      let code = pending.withBytes { writeAll($0, at: size) }
+      let code = pending.withBytes { Platform.writeAll(fd, $0, at: size) }
       if code != nil { _ = ftruncate(fd, off_t(size)) }
       return code
     }
@@ -208,42 +208,8 @@ final class Journal {
   func rebuild() -> Session? {
     defer { failure = nil }
     var text = [UInt8](repeating: 0, count: size)
-    guard readAll(&text, fd) == nil else { return nil }
+    guard Platform.readAll(fd, &text, at: 0) == nil else { return nil }
     return try? text.withUnsafeBufferPointer { JournalText.replay($0) }.get()
   }
 
-  private func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int32? {
-    var done = 0
-    while done < bytes.count {
-      guard let base = bytes.baseAddress else { return nil }
-      let count = pwrite(fd, base + done, bytes.count - done, off_t(offset + done))
-      if count < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      done += count
-    }
-    return nil
-  }
-
-  private static func readAll(_ bytes: inout [UInt8], _ fd: Int32) -> Int32? {
-    var done = 0
-    while done < bytes.count {
-      let count = bytes.withUnsafeMutableBytes {
-        pread(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(done))
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      if count == 0 { break }
-      done += count
-    }
-    if done < bytes.count { bytes.removeSubrange(done...) }
-    return nil
-  }
-
-  private func readAll(_ bytes: inout [UInt8], _ fd: Int32) -> Int32? {
-    Journal.readAll(&bytes, fd)
-  }
 }

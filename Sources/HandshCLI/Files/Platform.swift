@@ -120,6 +120,41 @@ extension Platform {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
+  /// `bytes` written whole at `offset` of `fd` with `pwrite`, never moving
+  /// its offset; the errno of a failure.
+  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int32? {
+    var done = 0
+    while done < bytes.count {
+      guard let base = bytes.baseAddress else { return nil }
+      let count = pwrite(fd, base + done, bytes.count - done, off_t(offset + done))
+      if count < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      done += count
+    }
+    return nil
+  }
+
+  /// `bytes` filled from `offset` of `fd` with `pread`, cut short where the
+  /// file ends; the errno of a failure.
+  static func readAll(_ fd: Int32, _ bytes: inout [UInt8], at offset: Int) -> Int32? {
+    var done = 0
+    while done < bytes.count {
+      let count = bytes.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(offset + done))
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      if count == 0 { break }
+      done += count
+    }
+    if done < bytes.count { bytes.removeSubrange(done...) }
+    return nil
+  }
+
   /// The CPUs online: the default of `-j`.
   static func processorCount() -> Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 

@@ -338,42 +338,21 @@ private func rewrite(_ fd: Int32, with bytes: WriteSource, old: [UInt8], damaged
     let sized =
       fstat(fd, &status) == 0 && Int(status.st_size) == old.count
       || ftruncate(fd, off_t(old.count)) == 0
-    let restored = !touched || (old.withUnsafeBytes { writeAll($0, fd, at: 0) } == nil && sized)
+    let restored =
+      !touched || (old.withUnsafeBytes { Platform.writeAll(fd, $0, at: 0) } == nil && sized)
     if !restored || (touched && fsync(fd) != 0) { damaged = true }
   }
   return failure
-}
-
-/// `bytes` written whole at `offset` with `pwrite`; the errno of a failure.
-private func writeAll(_ bytes: UnsafeRawBufferPointer, _ fd: Int32, at offset: Int) -> Int32? {
-  var done = 0
-  while done < bytes.count {
-    guard let base = bytes.baseAddress else { return nil }
-    let count = pwrite(fd, base + done, bytes.count - done, off_t(offset + done))
-    if count < 0 {
-      if errno == EINTR { continue }
-      return errno
-    }
-    done += count
-  }
-  return nil
 }
 
 /// The content of the regular file open on `fd` (`size` bytes when it was
 /// opened), read with `pread`; the errno when it cannot be read.
 private func readAside(_ fd: Int32, size: Int) -> Result<[UInt8], NamedPath.Failure> {
   var content = [UInt8](repeating: 0, count: size)
-  var done = 0
-  while done < content.count {
-    let count = content.withUnsafeMutableBytes {
-      pread(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(done))
-    }
-    if count < 0, errno == EINTR { continue }
-    if count < 0 { return .failure(NamedPath.Failure(code: errno)) }
-    if count == 0 { break }
-    done += count
+  if let code = Platform.readAll(fd, &content, at: 0) {
+    return .failure(NamedPath.Failure(code: code))
   }
-  return .success(done == content.count ? content : Array(content[..<done]))
+  return .success(content)
 }
 
 /// A new file: written into an unnamed file in its folder (`O_TMPFILE`)
