@@ -30,6 +30,27 @@ struct Output {
     buffer.reserveCapacity(Output.flushThreshold + 4096)
   }
 
+  /// Commands since the clock was last looked at, and when results were
+  /// last written out.
+  private var ticks = 0
+  private var flushedAt = 0.0
+  /// How long results may wait while a run goes on.
+  static let flushDelay = 0.05
+
+  /// Writes the buffer out when its first results have waited
+  /// `flushDelay`: the clock is looked at every 256 calls.
+  mutating func flushIfDue() {
+    ticks &+= 1
+    guard ticks & 255 == 0 else { return }
+    let now = Platform.monotonicSeconds()
+    if buffer.isEmpty {
+      flushedAt = now
+    } else if now - flushedAt >= Output.flushDelay {
+      flush()
+      flushedAt = now
+    }
+  }
+
   /// Writes the buffer out once it is large.
   mutating func flushIfFull() {
     guard buffer.count >= Output.flushThreshold else { return }

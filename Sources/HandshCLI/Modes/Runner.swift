@@ -362,10 +362,16 @@ struct ProcessSink: CommandSink {
     Platform.printError(diagnostic(message, in: source), to: errors)
   }
 
-  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> { readSourced(file) }
+  /// Results made so far go out before a `source` starts reading its
+  /// file, which may take long or wait (handsh(1), OUTPUT).
+  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> {
+    output.flush()
+    return readSourced(file)
+  }
 
   mutating func readSource(_ file: String) -> Result<SourcedText, ReadFailure> {
-    readSourcedText(file)
+    output.flush()
+    return readSourcedText(file)
   }
 
   /// At the prompt, Ctrl-C (or a signal that ends handsh) abandons the
@@ -398,6 +404,10 @@ struct ProcessSink: CommandSink {
   /// prompt when Ctrl-C came while the line ran (handsh(1), THE PROMPT).
   mutating func commandDone() -> Bool {
     output.flushIfFull()
+    // Results appear as they are made: while a long line or file runs, at
+    // most 50 ms after they were made (the clock looked at every 256
+    // commands, which costs nothing).
+    output.flushIfDue()
     if let journal = output.journal {
       if journal.pending.count >= Output.flushThreshold { output.flush() }
       if journal.due() {
