@@ -162,3 +162,46 @@ def test_a_resize_does_not_abandon_a_blocked_save(box):
     sh.settle()  # readline redraws the prompt for the new size
     shown = sh.command("show")
     assert shown == ["1  3♣", "2  7♥"], repr(sh.child.before)
+
+
+def test_what_follows_dropped_results_starts_on_a_line_of_its_own(box):
+    # The pipe fills in the middle of a line of `help`; Ctrl-C drops the
+    # rest. The next result goes on a line of its own in the reader's
+    # stream, not glued to that half line.
+    fifo = box.root / "out"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        child = spawn_into_fifo(box, fifo)
+        child.expect_exact(PROMPT)
+        child.send("help; " * 80 + "add\r")
+        wait_until(lambda: sleeps_in(child.pid, IN_PIPE_WRITE), "the results to fill the pipe")
+        child.sendintr()
+        child.expect_exact(PROMPT)
+        taken = b""
+        while True:
+            try:
+                chunk = os.read(reader, 1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            taken += chunk
+        child.send("show\r")
+        child.expect_exact(PROMPT)
+        child.send("quit\r")
+        child.expect(pexpect.EOF)
+        child.wait()
+        rest = b""
+        while True:
+            try:
+                chunk = os.read(reader, 1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            rest += chunk
+        stream = (taken + rest).decode("utf-8", "replace")
+        assert "(empty)" in stream.split("\n"), repr(stream[-200:])
+    finally:
+        os.close(reader)

@@ -19,6 +19,9 @@ struct Output {
   static let flushThreshold = 1 << 16
   /// The errno of the first failed write (a full disk, a closed pipe).
   private(set) var failure: Int32?
+  /// Whether the last byte that reached `fd` ended a line (or none did):
+  /// a notice, or what follows dropped results, starts on a line of its own.
+  private(set) var endsLine = true
   /// `--journal`: written before any result (handsh(1), JOURNAL).
   var journal: Journal?
 
@@ -76,12 +79,6 @@ struct Output {
     }
   }
 
-  /// Writes out what the buffer holds, then `bytes` as they are (no copy).
-  mutating func write(through bytes: [UInt8]) {
-    flush()
-    _ = write(bytes)
-  }
-
   /// Writes `bytes` out; the count delivered. After the first failure
   /// nothing more is written, and the loop stops at its next line
   /// (handsh(1), EXIT STATUS).
@@ -93,16 +90,19 @@ struct Output {
       let code = bytes.withUnsafeBytes {
         Platform.write(fd, UnsafeRawBufferPointer(rebasing: $0[delivered...]), delivered: &count)
       }
+      if count > 0 { endsLine = bytes[delivered + count - 1] == 0x0A }
       delivered += count
       guard let code else { break }
       guard code == EPIPE, let screen = fallback, screen != fd else {
         failure = code
         break
       }
-      // The reader is gone: said once, and the rest goes to the terminal.
+      // The reader is gone: said once, and the rest goes to the terminal;
+      // the notice at the start of a line, whatever the reader left.
       fd = screen
       fallback = nil
-      Platform.printError(Output.closedNotice, to: screen)
+      Platform.printError((endsLine ? "" : "\n") + Output.closedNotice, to: screen)
+      endsLine = true
       if handsh_prompt_interrupted() != 0 {
         // Control-C (which may have ended the reader too): the results
         // that wait are dropped, as the line being typed would be.

@@ -101,6 +101,10 @@ struct PromptResults {
       // those results is dropped, and the session goes on.
       let output = runner.output
       runner.output = Output(fd: output.fd, fallback: output.fallback)
+      runner.output.journal = output.journal
+      // What follows in the stream starts on a line of its own, whatever
+      // half line the dropped results left there.
+      if !output.endsLine { runner.output.buffer.append(0x0A) }
       return true
     case EPIPE where runner.output.fd != screen:
       // No terminal was given to go on with (cannot happen once `fallback`
