@@ -22,6 +22,10 @@ struct Output {
   /// Whether the last byte that reached `fd` ended a line (or none did):
   /// a notice, or what follows dropped results, starts on a line of its own.
   private(set) var endsLine = true
+  /// A line break owed before the next result (after dropped results left
+  /// half a line): written only with a result, so that nothing more goes
+  /// into a stream that may still be full when nothing follows.
+  var owesLineBreak = false
   /// `--journal`: written before any result (handsh(1), JOURNAL).
   var journal: Journal?
 
@@ -71,6 +75,10 @@ struct Output {
       return
     }
     guard !buffer.isEmpty else { return }
+    if owesLineBreak {
+      owesLineBreak = false
+      buffer.insert(0x0A, at: 0)
+    }
     let delivered = write(buffer)
     if failure == nil {
       buffer.removeAll(keepingCapacity: true)

@@ -104,7 +104,7 @@ struct PromptResults {
       runner.output.journal = output.journal
       // What follows in the stream starts on a line of its own, whatever
       // half line the dropped results left there.
-      if !output.endsLine { runner.output.buffer.append(0x0A) }
+      runner.output.owesLineBreak = !output.endsLine
       return true
     case EPIPE where runner.output.fd != screen:
       // No terminal was given to go on with (cannot happen once `fallback`
