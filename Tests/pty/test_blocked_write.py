@@ -164,6 +164,19 @@ def test_a_resize_does_not_abandon_a_blocked_save(box):
     assert shown == ["1  3♣", "2  7♥"], repr(sh.child.before)
 
 
+def drain(reader):
+    """What the non-blocking READER holds now."""
+    taken = b""
+    while True:
+        try:
+            chunk = os.read(reader, 1 << 16)
+        except BlockingIOError:
+            return taken
+        if not chunk:
+            return taken
+        taken += chunk
+
+
 def test_what_follows_dropped_results_starts_on_a_line_of_its_own(box):
     # The pipe fills in the middle of a line of `help`; Ctrl-C drops the
     # rest. The next result goes on a line of its own in the reader's
@@ -178,30 +191,13 @@ def test_what_follows_dropped_results_starts_on_a_line_of_its_own(box):
         wait_until(lambda: sleeps_in(child.pid, IN_PIPE_WRITE), "the results to fill the pipe")
         child.sendintr()
         child.expect_exact(PROMPT)
-        taken = b""
-        while True:
-            try:
-                chunk = os.read(reader, 1 << 16)
-            except BlockingIOError:
-                break
-            if not chunk:
-                break
-            taken += chunk
+        taken = drain(reader)
         child.send("show\r")
         child.expect_exact(PROMPT)
         child.send("quit\r")
         child.expect(pexpect.EOF)
         child.wait()
-        rest = b""
-        while True:
-            try:
-                chunk = os.read(reader, 1 << 16)
-            except BlockingIOError:
-                break
-            if not chunk:
-                break
-            rest += chunk
-        stream = (taken + rest).decode("utf-8", "replace")
+        stream = (taken + drain(reader)).decode("utf-8", "replace")
         assert "(empty)" in stream.split("\n"), repr(stream[-200:])
     finally:
         os.close(reader)

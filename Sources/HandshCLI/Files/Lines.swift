@@ -506,17 +506,9 @@ func readTail(_ fd: Int32, lines: Int, bytes: Int) -> [UInt8]? {
   let size = Int(status.st_size)
   guard let start = tailStart(fd, size: size, lines: lines, bytes: bytes) else { return nil }
   var text = [UInt8](repeating: 0, count: size - start)
-  var done = 0
-  while done < text.count {
-    let got = text.withUnsafeMutableBytes {
-      pread(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(start + done))
-    }
-    if got < 0 {
-      if errno == EINTR { continue }
-      return nil
-    }
-    if got == 0 { break }
-    done += got
+  if let code = Platform.readAll(fd, &text, at: start) {
+    errno = code
+    return nil
   }
-  return Array(text[..<done])
+  return text
 }
