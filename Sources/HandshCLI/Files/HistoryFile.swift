@@ -292,7 +292,11 @@ struct HistoryFile {
     func failure(_ code: Int32) -> Problem {
       .system(SystemError(operation, path: shown(path), code: code))
     }
-    for _ in 0..<NamedPath.attempts {
+    // Sessions that share the file may each cut it (a new file renamed
+    // over the old) while this one waits: it opens the file again, for as
+    // long as the lock would be waited on.
+    let deadline = Platform.monotonicSeconds() + lockSeconds
+    while true {
       let opened: Opened
       switch openRegular(path, O_RDWR, create: true, operation: operation) {
       case .success(let file): opened = file
@@ -304,11 +308,13 @@ struct HistoryFile {
       }
       defer { flock(opened.fd, LOCK_UN) }
       // Another session's cut replaced the file while this one waited.
-      guard stillNamed(opened) else { continue }
+      guard stillNamed(opened) else {
+        if Platform.monotonicSeconds() > deadline { return .locked(path: shown(path)) }
+        continue
+      }
       // No signal ends handsh between the first change and the last.
       return Platform.critical { appendLocked(line, opened, keeping: maximum, failure) }
     }
-    return failure(EAGAIN)
   }
 
   /// `append`'s work under the lock. An append that cannot be written whole
