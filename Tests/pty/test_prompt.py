@@ -239,7 +239,7 @@ def test_tab_completes_help_topics(box):
     assert lines[0] == "undo [N]"
     lines = sh.command("help hi\t")
     assert sh.last_echo == "help history"
-    assert lines[0] == "history"
+    assert lines[0] == "history [tree]"
 
 
 @pytest.mark.parametrize("separator", ["; ", ";"])
