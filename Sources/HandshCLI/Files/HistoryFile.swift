@@ -182,7 +182,10 @@ struct HistoryFile {
     func failure(_ code: Int32) -> Result<Opened, Problem> {
       .failure(.system(SystemError(operation, path: shown(path), code: code)))
     }
-    for _ in 0..<NamedPath.attempts {
+    // Sessions sharing the file replace it at each cut (a new file renamed
+    // over the old), so what the walk found may be gone by the open many
+    // times over: walked again, up to a hundred times, not a few.
+    for _ in 0..<100 {
       let entry: NamedPath.Entry
       switch NamedPath.walk(Array(path.utf8)) {
       case .failure(let refused):
