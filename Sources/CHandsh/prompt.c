@@ -396,6 +396,22 @@ static void display_labelled(char **matches, int count, int longest) {
   rl_forced_update_display();
 }
 
+/// Whether the character at `index` of `line` lies inside an open `"`
+/// (a `\` there quoting the next character): readline then takes a word
+/// break character there (`#`, `;`, a space) as part of the quoted file
+/// name it completes, so `source "#` Tab offers `"#h.hand"`.
+static int quoted_at(char *line, int index) {
+  int quoted = 0;
+  for (int i = 0; i < index && line[i] != '\0'; i++) {
+    if (quoted && line[i] == '\\') {
+      if (line[i + 1] != '\0') i++;
+      continue;
+    }
+    if (line[i] == '"') quoted = !quoted;
+  }
+  return quoted;
+}
+
 static char **attempt_completion(const char *text, int start, int end) {
   (void)end;
   rl_attempted_completion_over = 1;  // never readline's own file names
@@ -504,6 +520,7 @@ void handsh_prompt_begin(
   rl_attempted_completion_function = attempt_completion;
   rl_completer_word_break_characters = " \t;#";
   rl_completer_quote_characters = "\"";
+  rl_char_is_quoted_p = quoted_at;
   rl_filename_quote_characters = " \t;#\"";
   rl_filename_quoting_function = quote_file;
   rl_sort_completion_matches = 0;  // the deck's order, not readline's

@@ -589,3 +589,18 @@ def test_editing_over_a_suit_symbol_works_by_character(box):
     # Ctrl-B steps back over ♠ as one character.
     assert sh.command("add ♠\x02A") == ["A♠ Q♥"]
     assert history_lines(box.history) == ["add Q♥", "add A♠"]
+
+
+def test_a_quoted_name_that_starts_with_a_comment_sign_completes(box):
+    # Inside an open quote, `#` and `;` are part of the name, not a comment
+    # or a separator: `source "#` Tab completes `#h.hand` as `"p#` did.
+    (box.cwd / "#h.hand").write_text("add\n")
+    (box.cwd / "p;q.hand").write_text("add\n")
+    sh = box.spawn("--seed", "42")
+    sh.first_prompt()
+    assert sh.command('source "#\t') == ["7♥"]
+    assert sh.last_echo == 'source "#h.hand"'
+    assert sh.command('source "p;\t') == ["3♣ 7♥"]
+    assert sh.last_echo == 'source "p;q.hand"'
+    # Outside quotes `#` still starts a comment: nothing to complete there.
+    assert sh.command("show # source \t") == ["1  3♣", "2  7♥"]
