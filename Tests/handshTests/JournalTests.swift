@@ -174,7 +174,7 @@ final class JournalTests: XCTestCase, FolderTestCase {
       strace,
       [
         "-f", "-o", "trace", "-e", "trace=pwrite64,write", "-e", "signal=none", binary.path,
-        "--journal", "j.hand", "--seed", "42", "-c", "add; add; save /dev/stdout; add",
+        "--journal", "j.hand", "--seed", "42", "-c", "add; add; show; add",
       ], in: folder)
     XCTAssertEqual(run.status, 0, run.err)
     let calls = try text("trace").split(separator: "\n").filter {

@@ -10,21 +10,12 @@ public enum JournalText {
     "#!/usr/bin/env -S handsh --seed \(seed) --limit \(limit)\n"
   }
 
-  /// The line a change is recorded by, without its line break: `undo N`,
-  /// `redo N` or `goto V` for a move of the cursor, else the command that
-  /// made the current version, as `history` writes it (cards in ASCII).
-  public static func line(for move: CursorMove?, in history: History) -> String {
-    switch move {
-    case .undo(let steps): "undo \(steps)"
-    case .redo(let steps): "redo \(steps)"
-    case .goto(let version): "goto \(version)"
-    case nil: history.commandText(of: history.cursor, ascii: true)
-    }
-  }
-
-  /// `line(for:in:)`, with its line break, appended to `out`: written
-  /// straight into its room, with no String and no copy, as this runs once
-  /// per change of a session (`scripts/bench`).
+  /// The line a change is recorded by, with its line break, appended to
+  /// `out`: `undo N`, `redo N` or `goto V` for a move of the cursor, else
+  /// the command that made the current version of `history`, as `history`
+  /// writes it (cards in ASCII). Written straight into the buffer's room,
+  /// with no String and no copy, as this runs once per change of a session
+  /// (`scripts/bench`).
   public static func appendLine(for move: CursorMove?, in history: History, to out: ByteBuffer) {
     var writer = LineWriter(base: out.room(LineWriter.capacity))
     switch move {

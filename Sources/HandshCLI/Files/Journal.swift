@@ -140,7 +140,7 @@ final class Journal {
     closing = nil
     handsh_hold_own_file(fd)
     if whole == 0 {
-      journal.record(JournalText.firstLine(seed: seed, limit: limit).dropLast())
+      journal.pending.append(contentsOf: JournalText.firstLine(seed: seed, limit: limit).utf8)
       // Written now (a FILE that cannot take it is refused at the start);
       // flushed to disk with the first changes, or at the end.
       guard journal.flush() else { return cannotUse(journal.failure ?? "") }
@@ -156,12 +156,6 @@ final class Journal {
 
   /// Records lines held while a text was checked, whole, with their breaks.
   func record(lines: ByteBuffer) { pending.append(lines) }
-
-  /// Records a change's line (without its line break).
-  func record<Text: StringProtocol>(_ line: Text) {
-    pending.append(contentsOf: line.utf8)
-    pending.append(contentsOf: [0x0A])
-  }
 
   /// Writes the pending lines, in one write of whole lines, as a critical
   /// section (no signal leaves half a line). False when it failed: FILE is
