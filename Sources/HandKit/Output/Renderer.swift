@@ -150,7 +150,7 @@ public struct Renderer: Sendable {
   /// line (`├─`, or `└─` for the last); else the line down the side of a
   /// branch that goes on (`│ `), or nothing once the last has begun.
   @inline(__always)
-  static func writeSegment(
+  private static func writeSegment(
     starts: Bool, last: Bool, ascii: Bool, to base: UnsafeMutablePointer<UInt8>
   ) -> Int {
     if !starts && last {
