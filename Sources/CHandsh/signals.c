@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /// Every signal that can be caught and whose default action ends the
@@ -68,13 +70,68 @@ static void die_unless_critical(int number) {
   }
 }
 
+/// The bytes of results that wait in the output buffer
+/// (handsh_results_waiting), the signal held meanwhile, and how many
+/// waited when it came.
+static atomic_ulong results_waiting = 0;
+static atomic_int held = 0;
+static atomic_ulong results_held = 0;
+
 static void on_ending(int number) {
   int saved = errno;
+  int first = atomic_load(&held);
+  unsigned long waiting_now = atomic_load(&results_waiting);
+  if (first == 0 && waiting_now > 0 && atomic_load(&sections) == 0) {
+    // The run writes them out at its next step, then ends by it.
+    atomic_store(&results_held, waiting_now);
+    atomic_store(&held, number);
+    errno = saved;
+    return;
+  }
+  if (first != 0) number = first;
   int none = 0;
   atomic_compare_exchange_strong(&waiting, &none, number);
   // Stored before the count is read: a section that ends meanwhile sees it.
   die_unless_critical(atomic_load(&waiting));
   errno = saved;
+}
+
+void handsh_results_waiting(unsigned long count) { atomic_store(&results_waiting, count); }
+
+int handsh_signal_held(void) { return atomic_load(&held); }
+
+unsigned long handsh_results_held(void) { return atomic_load(&results_held); }
+
+void handsh_end_after_results(int fd, const void *bytes, unsigned long count) {
+  int number = atomic_load(&held);
+  if (number == 0) return;
+  // A reader that is gone is no death by SIGPIPE: the signal that came
+  // ends handsh (SIGPIPE stays blocked, and pending, to the end).
+  sigset_t pipe;
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe, NULL);
+  struct stat status;
+  int known = fstat(fd, &status) == 0;
+  int regular = known && S_ISREG(status.st_mode);
+  // What poll calls writable takes a write of PIPE_BUF bytes without
+  // waiting (a pipe); a terminal or a socket, a smaller one.
+  size_t step = regular                                ? (size_t)count
+                : known && S_ISFIFO(status.st_mode) ? PIPE_BUF
+                                                      : 256;
+  const unsigned char *next = bytes;
+  size_t left = bytes != NULL ? (size_t)count : 0;
+  while (left > 0) {
+    struct pollfd out = {fd, POLLOUT, 0};
+    if (!regular && (poll(&out, 1, 0) != 1 || !(out.revents & POLLOUT))) break;
+    ssize_t wrote = write(fd, next, left < step ? left : step);
+    if (wrote <= 0) break;
+    next += wrote;
+    left -= (size_t)wrote;
+  }
+  int none = 0;
+  atomic_compare_exchange_strong(&waiting, &none, number);
+  die_unless_critical(atomic_load(&waiting));
 }
 
 /// The descriptors open at start, 3 to 1023 (one bit each).

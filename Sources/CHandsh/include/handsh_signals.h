@@ -43,6 +43,28 @@ int handsh_in_critical(void);
 /// (0: none).
 int handsh_signal_waiting(void);
 
+/// How many bytes of results wait in handsh's output buffer: said between
+/// two commands of a run, and 0 as a flush begins; before anything that
+/// may block (a read, a wait, a write of stdout) they are flushed, so only
+/// a run in progress ever holds them. While some wait, a signal that ends
+/// handsh is held (outside every critical section) until the run looks at
+/// handsh_signal_held: the results made before it (those bytes) are
+/// written first (handsh(1), SIGNALS). A second such signal ends handsh at
+/// once, by the first.
+void handsh_results_waiting(unsigned long count);
+
+/// The signal held while results waited (0: none).
+int handsh_signal_held(void);
+
+/// How many bytes of results waited when the held signal came.
+unsigned long handsh_results_held(void);
+
+/// Writes the `count` bytes at `bytes` to `fd` as far as it takes them
+/// without waiting (a full pipe takes nothing: the rest is dropped), then
+/// ends handsh by the held signal; returns only while a critical section
+/// on another thread holds that end back (its end then ends handsh).
+void handsh_end_after_results(int fd, const void *_Nullable bytes, unsigned long count);
+
 /// Ends the process by `signal`, as its default action does (the exit
 /// status 128 + signal if that action does not end it). Async-signal-safe.
 _Noreturn void handsh_die_by_signal(int signal);

@@ -35,6 +35,7 @@ struct Output {
     self.fd = fd
     self.fallback = fallback
     buffer.reserveCapacity(Output.flushThreshold + 4096)
+    handsh_results_waiting(0)
   }
 
   /// Commands since the clock was last looked at, and when results were
@@ -47,6 +48,10 @@ struct Output {
   /// Writes the buffer out when its first results have waited
   /// `flushDelay`: the clock is looked at every 256 calls.
   mutating func flushIfDue() {
+    // Said first, then a signal that came meanwhile looked at: one that
+    // comes after this waits for the next command's end.
+    handsh_results_waiting(UInt(buffer.count))
+    endIfSignalled()
     ticks &+= 1
     guard ticks & 255 == 0 else { return }
     let now = Platform.monotonicSeconds()
@@ -67,6 +72,9 @@ struct Output {
   /// Writes the buffer out. What a failed write did not deliver stays in
   /// the buffer (the prompt shows it elsewhere); what it did never does.
   mutating func flush() {
+    // Nothing is held for a signal from here: this write may wait.
+    handsh_results_waiting(0)
+    endIfSignalled()
     // Write-ahead: the lines of the commands whose results these are reach
     // the journal first; if they cannot, the results are dropped, as the
     // commands will be.
@@ -85,6 +93,26 @@ struct Output {
     } else {
       buffer.removeFirst(min(delivered, buffer.count))
     }
+  }
+
+  /// A signal that ends handsh came while results waited here: those
+  /// made before it (by the commands that had ended) go out first, as far
+  /// as stdout takes them without waiting, the journal's lines before
+  /// them; then handsh ends by it (handsh(1), SIGNALS).
+  private mutating func endIfSignalled() {
+    guard handsh_signal_held() != 0 else { return }
+    var count = min(Int(handsh_results_held()), buffer.count)
+    if let journal, !journal.flush() { count = 0 }
+    if owesLineBreak, count > 0 {
+      buffer.insert(0x0A, at: 0)
+      count += 1
+    }
+    let target = failure == nil ? fd : -1
+    buffer.withUnsafeBytes {
+      handsh_end_after_results(target, $0.baseAddress, UInt(count))
+    }
+    // Still here: another thread's write ends handsh as it finishes.
+    buffer.removeAll()
   }
 
   /// Writes `bytes` out; the count delivered. After the first failure
