@@ -87,6 +87,10 @@ static struct {
   sigset_t waiting;
 } session;
 
+/// A completion question or readline's `--More--` waits for its answer
+/// (display_matches): read_key answers `n` for a signal that interrupts.
+static int asking = 0;
+
 static void on_signal(int number) {
   int saved = errno;
   if (number == SIGCONT) continues++;
@@ -372,9 +376,39 @@ static int text_width(const char *text) {
   return width;
 }
 
-/// Lists the matches by their labels (readline's own layout and paging
-/// rules), then draws the prompt and the line again.
-static void display_labelled(char **matches, int count, int longest) {
+/// Whether a signal came that ends the question (Control-C, Control-Z, or
+/// one that ends handsh); a resize or a SIGCONT does not.
+static int question_interrupted(void) {
+  for (int i = 0; i < caught_count; i++) {
+    if (arrived[i] && caught[i] != SIGWINCH && caught[i] != SIGCONT) return 1;
+  }
+  return fatal_seen != 0;
+}
+
+/// Readline's `Display all N possibilities? (y or n)`: `y`, `Y` or a
+/// space say yes; `n`, `N`, Delete, Control-G, the end of input or a
+/// signal say no; any other key rings the bell. The answer is read, never
+/// typed into the line.
+static int ask_to_display(int count) {
+  rl_crlf();
+  fprintf(rl_outstream, "Display all %d possibilities? (y or n)", count);
+  fflush(rl_outstream);
+  for (;;) {
+    int key = rl_read_key();
+    if (key == 'y' || key == 'Y' || key == ' ') return 1;
+    if (key == 'n' || key == 'N' || key == 0x7f) return 0;
+    rl_ding();
+  }
+}
+
+/// Lists the matches, by their labels when they have some (readline's own
+/// layout and paging rules), then draws the prompt and the line again.
+/// Readline's callback mode, which the prompt reads keys with, answers its
+/// question and its `--More--` pager at once (yes) and lets the answer
+/// into the line; here both wait for their key, as in readline's normal
+/// mode: the question is asked here, and the pager's keys are read while
+/// readline is told it is not in callback mode, just for the listing.
+static void display_matches(char **matches, int count, int longest) {
   (void)longest;
   char **shown = calloc((size_t)count + 2, sizeof *shown);
   if (shown == NULL) return;
@@ -388,10 +422,23 @@ static void display_labelled(char **matches, int count, int longest) {
         break;
       }
     }
-    int width = text_width(shown[i]);
+    // Readline shows a file name by its last component.
+    const char *slash = rl_filename_completion_desired ? strrchr(shown[i], '/') : NULL;
+    int width = text_width(slash != NULL && slash[1] != '\0' ? slash + 1 : shown[i]);
     if (width > widest) widest = width;
   }
-  rl_display_match_list(shown, count, widest);
+  asking = 1;
+  int wanted = rl_completion_query_items <= 0 || count < rl_completion_query_items ||
+               ask_to_display(count);
+  if (wanted) {
+    unsigned long callback = RL_ISSTATE(RL_STATE_CALLBACK);
+    RL_UNSETSTATE(RL_STATE_CALLBACK);
+    rl_display_match_list(shown, count, widest);
+    if (callback) RL_SETSTATE(RL_STATE_CALLBACK);
+  } else {
+    rl_crlf();
+  }
+  asking = 0;
   free(shown);
   rl_forced_update_display();
 }
@@ -427,9 +474,7 @@ static char **attempt_completion(const char *text, int start, int end) {
     rl_filename_completion_desired = 1;
     rl_filename_quoting_desired = 1;
   }
-  // Only then: readline's own listing asks before showing very many.
-  if (matches != NULL && session.labels != NULL)
-    rl_completion_display_matches_hook = display_labelled;
+  if (matches != NULL) rl_completion_display_matches_hook = display_matches;
   return matches;
 }
 
@@ -489,11 +534,25 @@ static int read_key(FILE *stream) {
     session.stale = 1;
     // EOF ends no line that holds text (readline takes it for Control-D);
     // the read loop then answers the signal.
-    if (fatal_seen) return EOF;
+    if (fatal_seen) return asking ? 'n' : EOF;
+    if (asking && question_interrupted()) return 'n';
     struct timespec tenth = {0, 100000000};
     ppoll(NULL, 0, &tenth, &session.waiting);
   }
-  return rl_getc(stream);
+  if (!asking) return rl_getc(stream);
+  // A question waits for its key with the held signals let in, as the
+  // read loop does, and a signal answers `n`: the read loop then handles
+  // it (Control-C drops the line). No key ever makes readline abandon the
+  // listing by a jump (Control-G, the end of input): `n` too.
+  for (;;) {
+    if (question_interrupted()) return 'n';
+    struct pollfd fds[1] = {{fileno(stream), POLLIN, 0}};
+    int ready = ppoll(fds, 1, NULL, &session.waiting);
+    if (ready > 0 || (ready < 0 && errno != EINTR)) break;
+  }
+  if (question_interrupted()) return 'n';
+  int key = rl_getc(stream);
+  return key < 0 || key == ('G' & 0x1f) ? 'n' : key;
 }
 
 void handsh_prompt_begin(
