@@ -190,6 +190,22 @@ final class CITests: XCTestCase {
     XCTAssertTrue(Set(install.first ?? []).contains("neovim"), "neovim not installed: \(install)")
   }
 
+  /// Bootstrap installs Emacs with eglot (Debian's emacs-nox and
+  /// elpa-eglot), the other editor whose configuration of the man page the
+  /// language server's tests run, when `emacs` is missing, and elpa-eglot
+  /// alone when the Emacs there cannot load eglot.
+  func testBootstrapInstallsEmacsWithEglot() throws {
+    let missing = try runBootstrap(missing: ["emacs"])
+    XCTAssertEqual(missing.status, 0, missing.err)
+    let install = Set(missing.aptGet.filter { $0.first == "install" }.first ?? [])
+    XCTAssertTrue(install.isSuperset(of: ["emacs-nox", "elpa-eglot"]), "\(missing.aptGet)")
+
+    let noEglot = try runBootstrap(missing: ["eglot"])
+    XCTAssertEqual(noEglot.status, 0, noEglot.err)
+    let eglot = noEglot.aptGet.filter { $0.first == "install" }
+    XCTAssertEqual(eglot.first ?? [], ["install", "elpa-eglot"], "\(noEglot.aptGet)")
+  }
+
   // MARK: - Helpers
 
   struct SwiftCall: Equatable {
@@ -273,8 +289,12 @@ final class CITests: XCTestCase {
       "pkg-config", "mandoc", "readelf", "strip", "dpkg-deb", "lintian", "zsh", "fish", "dash",
       "strace", "python3", "sudo", "xmllint", "prove", "perl", "git", "jq",
     ]
-    for name in present + ["patch", "nvim"] where !missing.contains(name) {
+    for name in present + ["patch", "nvim", "emacs"] where !missing.contains(name) {
       try script("exit 0", at: bin.appendingPathComponent(name))
+    }
+    if missing.contains("eglot") {
+      // Emacs is there, but cannot load eglot.
+      try script("exit 1", at: bin.appendingPathComponent("emacs"))
     }
     try script("echo 'VIM - Vi IMproved +syntax'", at: bin.appendingPathComponent("vim"))
     try script("echo 0", at: bin.appendingPathComponent("id"))

@@ -11,7 +11,10 @@ import XCTest
 ///
 /// The test fails, never skips, when pytest-lsp or nvim is missing
 /// (scripts/bootstrap installs them), when pytest exits non-zero, and when
-/// its output reports nothing as passed.
+/// its output reports nothing as passed. The editor configurations of the
+/// man page run in Neovim and in Emacs with eglot
+/// (test_editor_configurations.py); a missing Emacs skips its test outside
+/// CI, and fails it under CI=true.
 final class LanguageServerTests: XCTestCase {
   // The heavy documents of test_hostile.py print 64 MiB each, slowly in a
   // debug build.
@@ -36,7 +39,7 @@ final class LanguageServerTests: XCTestCase {
       return
     }
     let result = try PtyTests.python(
-      ["-m", "pytest", "-q", "-p", "no:cacheprovider", "Tests/lsp"],
+      ["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "Tests/lsp"],
       environment: ["HANDSH_BIN": try TestProcess.handshBinary().path], timeout: Self.timeout)
     if result.timedOut {
       XCTFail(
@@ -49,7 +52,11 @@ final class LanguageServerTests: XCTestCase {
     XCTAssertTrue(
       result.output.contains(" passed"),
       "the language server tests passed nothing:\n\(result.output)")
-    XCTAssertFalse(
-      result.output.contains(" skipped"), "a language server test was skipped:\n\(result.output)")
+    // Only an editor that is not installed may skip its test, and only
+    // outside CI (under CI=true that fails the test).
+    let skips = result.output.split(separator: "\n").filter { $0.hasPrefix("SKIPPED") }
+    XCTAssertTrue(
+      skips.allSatisfy { $0.contains("is not installed") } && (skips.isEmpty || !runningInCI()),
+      "a language server test was skipped:\n\(result.output)")
   }
 }
