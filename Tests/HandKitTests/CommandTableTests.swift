@@ -223,3 +223,17 @@ extension CommandTableTests {
     }
   }
 }
+
+extension CommandTableTests {
+  /// Tab reads the words of a line with the parser's own tokenizer: a
+  /// closing quote ends a word, as it does for the parser, so `mv "1"2` has
+  /// both its positions and Tab offers no third.
+  @Test func tabSplitsWordsAsTheParserDoes() {
+    let context = CompletionContext(hand: Array(Card.all.prefix(3)))
+    let line = Array(#"mv "1"2 "#.utf8)
+    #expect(line.withUnsafeBufferPointer { LineParser.commandWords($0) }.first?.count == 3)
+    #expect(completions(typed: "", after: #"mv "1"2 "#, in: context).candidates == [])
+    #expect(completions(typed: "", after: #"mv "1" "#, in: context).candidates == ["1", "2", "3"])
+    #expect(completions(typed: "", after: #"save "a"b" "#, in: context).candidates == [])
+  }
+}
