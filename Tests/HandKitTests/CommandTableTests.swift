@@ -187,6 +187,9 @@ import Testing
         let moved = !made && after.history.cursor != before.history.cursor
         let expected: Canonical = made ? .step : moved ? .move : .never
         #expect(name.entry.canonical == expected, "\(line)")
+        if name.entry.canonical == .never {
+          #expect(!command.isJournaled, "\(line): a journal may hold it")
+        }
         guard made || moved else { continue }
         let buffer = ByteBuffer()
         JournalText.appendLine(
@@ -197,6 +200,7 @@ import Testing
           continue
         }
         #expect(again.name == command.name, "\(line): '\(written)'")
+        #expect(again.isJournaled, "\(line): a journal may not hold '\(written)'")
         var replay = before
         _ = replay.run(again) { 0 }
         #expect(replay.current.hand == after.current.hand, "\(line): '\(written)'")

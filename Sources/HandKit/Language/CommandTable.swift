@@ -1,13 +1,13 @@
 // The language's commands, each described once: its name, its arguments and
 // their kinds, its help, and what running ahead and the canonical writer need
 // (`CommandName.entry`). Usage and its messages, `help`, Tab completion and
-// an editor's hover are made from it; the vim keywords and
-// scripts/gen-commands are tested against it. Three things that run for
-// every command keep a fast copy, each a switch the compiler checks and
-// CommandTableTests holds to the table: the parser's reading of the
-// arguments, `Command.pausesRunAhead` and the name key below. A command's
-// meaning is a switch of its own: building its `Command` (LineParser) and
-// running it (`Session.apply`).
+// an editor's hover are made from it; the man page, the README's table, the
+// vim keywords and scripts/gen-commands are tested against it. What runs for
+// every command keeps a fast switch of its own, which the compiler checks
+// (no `default`) and CommandTableTests holds to the table: the parser's
+// reading of the arguments, `Command.pausesRunAhead` and the name key below;
+// `Command.isJournaled` too. A command's meaning is a switch of its own:
+// building its `Command` (LineParser) and running it (`Session.apply`).
 
 /// A parsed command: every case of the language, so that a new command is a
 /// compile error until every `switch` handles it.
@@ -334,6 +334,22 @@ extension Command {
     case .history, .save, .source, .quit: true
     case .add, .delete, .move, .undo, .redo, .goto, .new, .limit, .expect, .show, .deck, .help:
       false
+    }
+  }
+}
+
+extension Command {
+  /// Whether a journal may hold the command (JournalText): one whose
+  /// canonical form the entry gives (it changes the state or the cursor)
+  /// and that needs nothing from outside (`add` with or without its card,
+  /// `new` with its seed, `limit` with N). CommandTableTests checks it
+  /// against the entries.
+  var isJournaled: Bool {
+    switch self {
+    case .add, .delete, .move, .undo, .redo, .goto: true
+    case .new(let seed): seed != nil
+    case .limit(let limit): limit != nil
+    case .expect, .show, .deck, .history, .save, .source, .help, .quit: false
     }
   }
 }
