@@ -262,7 +262,8 @@ public struct HandDocument: Sendable {
   // MARK: Hover
 
   /// What to show for byte `offset`: on a command its help, on a card its
-  /// name, on a position of `del` or `mv` the card there; then the hand
+  /// name, on a word whose argument is a position (`del`, `mv`) the card
+  /// there; then the hand
   /// before and after the line. Nil off the input lines.
   public func hover(at offset: Int) -> (text: String, range: Range<Int>)? {
     let line = fileLine(of: offset)
@@ -280,7 +281,7 @@ public struct HandDocument: Sendable {
       } else if at > 0, let first = words.first,
         let command = Array(file.text[first]).withUnsafeBufferPointer({ CommandName(spelling: $0) }
         ),
-        command == .del || command == .mv, let position = Int(decimal: bytes)
+        hoverKind(of: command, word: at) == .position, let position = Int(decimal: bytes)
       {
         // The hand just before this command, not before its line.
         let hand = self.hand(beforeCommand: words, index == 0 ? initial : after[index - 1], content)
@@ -298,6 +299,14 @@ public struct HandDocument: Sendable {
     parts.append(
       "hand before: \(handText(before))\nhand after:  \(handText(hand(after[index])))")
     return (parts.joined(separator: "\n\n"), range)
+  }
+
+  /// The kind of argument whose hover word `at` (after the name) of a
+  /// command `name` gets: its argument's, or for a word past them (one
+  /// too many) the last argument's, as the words of a command that
+  /// failed still point at what they were meant to be.
+  func hoverKind(of name: CommandName, word at: Int) -> ArgumentKind? {
+    (name.argument(at: at - 1) ?? name.entry.arguments.last)?.kind
   }
 
   /// The hand just before the command whose words are `command`, on the

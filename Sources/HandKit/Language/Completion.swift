@@ -63,51 +63,65 @@ package struct Completions: Equatable {
 
 /// What Tab offers for the word `typed`, given the line before it (`before`
 /// ends where that word starts; a `"` that opens it is part of `before`):
-/// command names at the start of a command, topics after `help`, the
-/// deck's cards in new-deck order after `add`, the hand's positions after
-/// `del` and `mv` (listed with their cards), the hand's cards top first
-/// after `expect`, and file names after `save` and `source`. Nothing inside
+/// command names at the start of a command, and after that what the
+/// argument's kind in the command table offers (`offers`). Nothing inside
 /// a comment.
 package func completions(typed: String, after before: String, in context: CompletionContext)
   -> Completions
 {
-  guard let (words, quoted) = commandWords(before) else { return Completions() }
-  guard let command = words.first else {
+  let line = Array(before.utf8)
+  guard
+    let (words, quoted) = line.withUnsafeBufferPointer({ LineParser.lastCommandWords($0) })
+  else { return Completions() }
+  guard let first = words.first else {
     if quoted { return Completions() }
     return Completions(.words, commandNames(startingWith: typed, context))
   }
-  let arguments = words.count - 1
+  guard
+    let name = line[first].withUnsafeBufferPointer({ CommandName(spelling: $0) }),
+    let argument = name.argument(at: words.count - 1)
+  else { return Completions() }
   if quoted {
     // A quoted word is a FILE, never a card, a number or a name.
-    guard command == "save" || command == "source", arguments == 0 else { return Completions() }
+    guard argument.kind == .file else { return Completions() }
     return fileNames(startingWith: unescaped(typed), in: context)
   }
-  switch (command, arguments) {
-  case ("help", 0):
+  let earlier = words.dropFirst().map { String(decoding: line[$0], as: UTF8.self) }
+  return offers(argument, typed: typed, after: earlier, in: context)
+}
+
+/// What Tab offers for an argument of the kind of `argument`, `earlier`
+/// being the command's words before it (its name left out).
+private func offers(
+  _ argument: Argument, typed: String, after earlier: [String], in context: CompletionContext
+) -> Completions {
+  switch argument.kind {
+  case .topic:
     return Completions(.words, commandNames(startingWith: typed, context))
-  case ("add", 0):
+  case .card:
     let deck = context.deck.sorted()
     return Completions(.words, names(of: deck, spelledBy: typed, ascii: context.ascii))
-  case ("del", 0), ("mv", 0), ("mv", 1):
+  case .position:
     // Listed with their cards (`1 K♥`); the position alone is inserted.
     let offered = context.hand.enumerated().map { (String($0.offset + 1), $0.element) }
       .filter { $0.0.utf8.starts(with: typed.utf8) }
     return Completions(
       .words, offered.map(\.0),
       labels: offered.map { "\($0.0) \($0.1.name(ascii: context.ascii))" })
-  case ("expect", _):
+  case .handCard:
     if context.hand.isEmpty {
-      let empty = arguments == 0 && starts("empty", with: typed, context)
-      return Completions(.words, empty ? ["empty"] : [])
+      let empty = earlier.isEmpty && starts(ArgumentKind.emptyWord, with: typed, context)
+      return Completions(.words, empty ? [ArgumentKind.emptyWord] : [])
     }
-    let named = words.dropFirst().compactMap { Card(parsing: Array($0.utf8)) }
+    let named = earlier.compactMap { Card(parsing: Array($0.utf8)) }
     let left = context.hand.filter { !named.contains($0) }
     return Completions(.words, names(of: left, spelledBy: typed, ascii: context.ascii))
-  case ("save", 0), ("source", 0):
+  case .file:
     return fileNames(startingWith: typed, in: context)
-  case ("history", 0):
-    return Completions(.words, starts("tree", with: typed, context) ? ["tree"] : [])
-  case ("goto", 0):
+  case .keyword:
+    let word = argument.placeholder
+    return Completions(.words, starts(word, with: typed, context) ? [word] : [])
+  case .version:
     let offered = context.versions.indices.map { (String($0), context.versions[$0]) }
       .filter { $0.0.utf8.starts(with: typed.utf8) }
     return Completions(
@@ -117,7 +131,8 @@ package func completions(typed: String, after before: String, in context: Comple
           + (hand.isEmpty
             ? "(empty)" : hand.map { $0.name(ascii: context.ascii) }.joined(separator: " "))
       })
-  default:
+  case .count, .seed, .limit:
+    // Any number: nothing to offer.
     return Completions()
   }
 }
@@ -131,46 +146,6 @@ private func commandNames(startingWith typed: String, _ context: CompletionConte
 private func starts(_ name: String, with typed: String, _ context: CompletionContext) -> Bool {
   guard context.ignoresCase else { return name.utf8.starts(with: typed.utf8) }
   return name.unicodeScalars.map(lowercased).starts(with: typed.unicodeScalars.map(lowercased))
-}
-
-/// The words of the command that `before` ends in, and whether it ends
-/// inside an opening `"`; nil inside a comment. Words are split as the
-/// parser splits them (handsh(1), COMMANDS).
-private func commandWords(_ before: String) -> (words: [String], quoted: Bool)? {
-  var words: [String] = []
-  var word: String?
-  var quoted = false
-  var escaped = false
-  for scalar in before.unicodeScalars {
-    if quoted {
-      if escaped {
-        escaped = false
-      } else if scalar == "\\" {
-        escaped = true
-      } else if scalar == "\"" {
-        quoted = false
-      }
-      word?.unicodeScalars.append(scalar)
-      continue
-    }
-    switch scalar {
-    case " ", "\t":
-      if let finished = word { words.append(finished) }
-      word = nil
-    case ";":
-      words = []
-      word = nil
-    case "#":
-      return nil
-    case "\"" where word == nil:
-      quoted = true
-      word = "\""
-    default:
-      word = (word ?? "") + String(scalar)
-    }
-  }
-  if !quoted, let unfinished = word { words.append(unfinished) }
-  return (words, quoted)
 }
 
 /// `text` typed inside double quotes, with `\"` and `\\` read as `"` and `\`.

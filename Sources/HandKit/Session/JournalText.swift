@@ -221,17 +221,3 @@ public enum CursorMove: Sendable, Equatable {
     }
   }
 }
-
-extension Command {
-  /// Whether a journal may hold the command: one that changes the state
-  /// or the cursor and needs nothing from outside (`add` with or without
-  /// its card, `new` with its seed, `limit` with N).
-  var isJournaled: Bool {
-    switch self {
-    case .add, .delete, .move, .undo, .redo, .goto: true
-    case .new(let seed): seed != nil
-    case .limit(let limit): limit != nil
-    case .expect, .show, .deck, .history, .save, .source, .help, .quit: false
-    }
-  }
-}

@@ -86,12 +86,10 @@ struct RunAhead {
     executor: inout LineExecutor
   ) {
     guard pausedAt == nil else { return }
-    switch command {
-    // A history can be long: it streams when run, never held.
-    // A source reads a file, and may save or quit.
-    case .save, .quit, .history, .source: return pause(at: position)
-    default: break
-    }
+    // The command table says which commands wait: a save or a quit cannot
+    // be taken back, a source may do either, and a history can be long (it
+    // streams when run, never held).
+    if command.pausesRunAhead { return pause(at: position) }
     guard sink.heldBytes < RunAhead.holdLimit else { return pause(at: position) }
     let mark = (sink.out.count, sink.lines.count)
     if executor.run(consume command, span: span, parser: &parser, sink: &sink) == .failed {
