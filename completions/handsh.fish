@@ -8,7 +8,7 @@
 # nothing after an option that takes a number or a text; and directories
 # and .hand files for the SCRIPT argument.
 #
-# Generated from the option table (Sources/HandshCLI/Modes/Options.swift) by
+# Generated from the option table (Sources/HandKit/Options/Options.swift) by
 # scripts/update-snapshots: do not edit by hand.
 
 # SCRIPT: directories and .hand files, not every file.

@@ -1,3 +1,5 @@
+import HandKit
+
 /// The shells that handsh ships a completion script for (completions/).
 package enum Shell: String, CaseIterable, Sendable {
   case bash, zsh, fish
@@ -54,7 +56,7 @@ package func completionScript(for shell: Shell, table: [OptionSpec] = Options.ta
 }
 
 private let generatedNote =
-  "Generated from the option table (Sources/HandshCLI/Modes/Options.swift) by\n"
+  "Generated from the option table (Sources/HandKit/Options/Options.swift) by\n"
   + "scripts/update-snapshots: do not edit by hand."
 
 // MARK: - bash

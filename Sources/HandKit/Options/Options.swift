@@ -1,21 +1,7 @@
-import HandKit
-
-/// When to colour red cards.
-package enum ColorChoice: String, CaseIterable {
+/// When to colour red cards (`--color`); whether a stream is coloured is
+/// the shell's to say (it asks the terminal).
+package enum ColorChoice: String, CaseIterable, Sendable {
   case auto, always, never
-
-  /// Whether what goes to `fd` is coloured (handsh(1), Colour): `auto`
-  /// colours only a terminal whose TERM is not `dumb` (an Emacs shell
-  /// buffer shows escapes raw), and only while NO_COLOR is unset or empty.
-  func colors(_ fd: Int32) -> Bool {
-    switch self {
-    case .always: return true
-    case .never: return false
-    case .auto:
-      return Platform.isTerminal(fd) && Platform.environment("TERM") != "dumb"
-        && (Platform.environment("NO_COLOR") ?? "").isEmpty
-    }
-  }
 }
 
 /// The command line, parsed by GNU rules (handsh(1), OPTIONS).
@@ -83,10 +69,28 @@ package struct UsageError: Error, Equatable {
   package let message: String
 
   package init(message: String) { self.message = message }
+
+  /// What the command line says of an option it cannot take.
+  init(_ problem: OptionParser.Problem) {
+    /// A long name as typed, its invalid UTF-8 shown as U+FFFD.
+    func shown(_ typed: [UInt8]) -> String { safeText(String(decoding: typed, as: UTF8.self).utf8) }
+    switch problem {
+    case .unknownLong(let typed):
+      message = "unrecognized option '--\(shown(typed))'"
+    case .ambiguous(let typed, let candidates):
+      message =
+        "option '--\(shown(typed))' is ambiguous; possibilities: "
+        + candidates.map { "'--\($0)'" }.joined(separator: " ")
+    case .unknownShort(let flag): message = "invalid option -- '\(safeText([flag]))'"
+    case .missingValue(let option): message = "option '\(option)' requires an argument"
+    case .unexpectedValue(let long): message = "option '--\(long)' doesn't allow an argument"
+    }
+  }
 }
 
 /// One option of the table: its names, whether it takes a value, and what
-/// it does to `Options`. `--help` and the shell completions (CompletionScripts.swift)
+/// it does to `Options`. `--help`, the shell completions (CompletionScripts.swift)
+/// and the options a golden test's first line may give (ShebangOptions.swift)
 /// are made from the table.
 package struct OptionSpec: Sendable {
   package let short: Character?
@@ -97,6 +101,18 @@ package struct OptionSpec: Sendable {
   /// free value (a value named `FILE` completes file names).
   package var choices: [String] = []
   package let apply: @Sendable (inout Options, [UInt8]) throws(UsageError) -> Void
+
+  package init(
+    short: Character?, long: String, value: String?, help: String, choices: [String] = [],
+    apply: @escaping @Sendable (inout Options, [UInt8]) throws(UsageError) -> Void
+  ) {
+    self.short = short
+    self.long = long
+    self.value = value
+    self.help = help
+    self.choices = choices
+    self.apply = apply
+  }
 }
 
 extension Options {
@@ -228,68 +244,23 @@ extension Options {
     },
   ]
 
-  /// Parses `arguments` (without the program name): options anywhere,
-  /// `--name=value` or `--name value`, unambiguous prefixes of long names,
-  /// `-s42` or `-s 42`, grouped flags (`-kq`), and `--` to end the options.
-  /// Arguments are raw bytes, so `-c` text and a SCRIPT path reach the
-  /// parser and `open` as given, invalid UTF-8 included.
+  /// Parses `arguments` (without the program name) by the GNU rules of
+  /// `OptionParser`. Arguments are raw bytes, so `-c` text and a SCRIPT path
+  /// reach the parser and `open` as given, invalid UTF-8 included.
   package init(parsing arguments: [[UInt8]]) throws(UsageError) {
     self.init()
     var operands: [[UInt8]] = []
     /// The long names of the options given, in order: `--lsp` takes no other.
     var given: [String] = []
-    var i = 0
-    func value(named name: String) throws(UsageError) -> [UInt8] {
-      i += 1
-      guard i < arguments.count else {
-        throw UsageError(message: "option '\(name)' requires an argument")
-      }
-      return arguments[i]
-    }
-    let dash = UInt8(ascii: "-")
-    while i < arguments.count {
-      let argument = arguments[i]
-      if argument == [dash, dash] {
-        operands += arguments[(i + 1)...]
-        break
-      } else if argument.starts(with: [dash, dash]) {
-        let body = argument.dropFirst(2)
-        let equals = body.firstIndex(of: UInt8(ascii: "="))
-        let name = String(decoding: body[..<(equals ?? body.endIndex)], as: UTF8.self)
-        let attached = equals.map { Array(body[($0 + 1)...]) }
-        let spec = try Options.longOption(name)
+    for (_, item) in OptionParser.read(arguments, table: Options.table) {
+      switch item {
+      case .option(let spec, let value):
         given.append(spec.long)
-        if spec.value != nil {
-          let text: [UInt8]
-          if let attached { text = attached } else { text = try value(named: "--" + spec.long) }
-          try spec.apply(&self, text)
-        } else {
-          guard attached == nil else {
-            throw UsageError(message: "option '--\(spec.long)' doesn't allow an argument")
-          }
-          try spec.apply(&self, [])
-        }
-      } else if argument.first == dash, argument.count > 1 {
-        var flags = argument.dropFirst()
-        while let flag = flags.popFirst() {
-          guard flag < 0x80,
-            let spec = Options.table.first(where: { $0.short == Character(Unicode.Scalar(flag)) })
-          else {
-            throw UsageError(message: "invalid option -- '\(safeText([flag]))'")
-          }
-          given.append(spec.long)
-          if spec.value != nil {
-            let text =
-              flags.isEmpty ? try value(named: "-" + String(Unicode.Scalar(flag))) : Array(flags)
-            try spec.apply(&self, text)
-            break
-          }
-          try spec.apply(&self, [])
-        }
-      } else {
-        operands.append(argument)
+        try spec.apply(&self, value?.bytes ?? [])
+      case .operand(let operand): operands.append(operand)
+      case .endOfOptions: break
+      case .problem(let problem): throw UsageError(problem)
       }
-      i += 1
     }
     if lsp {
       if let other = given.first(where: { $0 != "lsp" && $0 != "ascii" }) {
@@ -366,21 +337,6 @@ extension Options {
   /// The same, for arguments that are Swift strings (tests).
   package init(parsing arguments: [String]) throws(UsageError) {
     try self.init(parsing: arguments.map { Array($0.utf8) })
-  }
-
-  /// The long option `name` names, exactly or as an unambiguous prefix.
-  private static func longOption(_ name: String) throws(UsageError) -> OptionSpec {
-    if let exact = table.first(where: { $0.long == name }) { return exact }
-    let candidates = table.filter { $0.long.hasPrefix(name) }
-    guard candidates.count == 1, let only = candidates.first, !name.isEmpty else {
-      let shown = safeText(name.utf8)
-      throw UsageError(
-        message: candidates.count > 1
-          ? "option '--\(shown)' is ambiguous; possibilities: "
-            + candidates.map { "'--\($0.long)'" }.joined(separator: " ")
-          : "unrecognized option '--\(shown)'")
-    }
-    return only
   }
 
   /// `handsh --help`: usage and every option of the table.
