@@ -4,6 +4,12 @@ package enum ColorChoice: String, CaseIterable, Sendable {
   case auto, always, never
 }
 
+/// The shells that handsh writes a completion script for
+/// (`--completion-script`).
+package enum Shell: String, CaseIterable, Sendable {
+  case bash, zsh, fish
+}
+
 /// The command line, parsed by GNU rules (handsh(1), OPTIONS).
 package struct Options: Equatable {
   package var command: [UInt8]?
@@ -19,6 +25,8 @@ package struct Options: Equatable {
   package var color = ColorChoice.auto
   package var help = false
   package var version = false
+  /// `--completion-script SHELL`: print SHELL's completion script and exit.
+  package var completionScript: Shell?
   /// The SCRIPT operand: a path, or `-` for stdin, as raw bytes.
   package var script: [UInt8]?
   /// `--test`: run the PATHs as golden tests (handsh(1), GOLDEN TESTS).
@@ -236,6 +244,20 @@ extension Options {
       short: nil, long: "lsp", value: nil,
       help: "serve the language server protocol on stdin and stdout"
     ) { options, _ throws(UsageError) in options.lsp = true },
+    OptionSpec(
+      short: nil, long: "completion-script", value: "SHELL",
+      help: "print the completion script for SHELL (bash, zsh or fish) and exit",
+      choices: Shell.allCases.map(\.rawValue)
+    ) {
+      options, text throws(UsageError) in
+      guard let shell = Shell(rawValue: String(decoding: text, as: UTF8.self)) else {
+        throw UsageError(
+          message:
+            "invalid argument '\(safeText(text))' for '--completion-script' (expected bash, zsh or fish)"
+        )
+      }
+      options.completionScript = shell
+    },
     OptionSpec(short: "h", long: "help", value: nil, help: "print this help and exit") {
       options, _ throws(UsageError) in options.help = true
     },
@@ -281,7 +303,7 @@ extension Options {
     if command != nil, let script {
       throw UsageError(message: "-c cannot be used with a SCRIPT ('\(safeText(script))')")
     }
-    if !help && !version { try checkTestOptions() }
+    if !help && !version && completionScript == nil { try checkTestOptions() }
     if journal != nil {
       journalSettings = given.first { $0 == "seed" || $0 == "limit" }
       let conflicts: [(Bool, String)] = [
@@ -339,6 +361,10 @@ extension Options {
     try self.init(parsing: arguments.map { Array($0.utf8) })
   }
 
+  /// The widest names (`-c, --command TEXT`) `--help` writes beside their
+  /// help.
+  private static let namesWidth = 20
+
   /// `handsh --help`: usage and every option of the table.
   package static var usage: String {
     var lines = [
@@ -358,10 +384,17 @@ extension Options {
       let names = (spec.short.map { "-\($0), " } ?? "    ") + "--" + spec.long
       return spec.value.map { names + " " + $0 } ?? names
     }
-    let width = left.map(\.count).max() ?? 0
+    // The help column is as wide as the names that fit in `namesWidth`; a
+    // longer name has its help on the next line, as GNU argp writes it.
+    let width = left.map(\.count).filter { $0 <= namesWidth }.max() ?? namesWidth
     for (text, spec) in zip(left, table) {
-      lines.append(
-        "  " + text + String(repeating: " ", count: width - text.count) + "  " + spec.help)
+      if text.count > width {
+        lines.append("  " + text)
+        lines.append(String(repeating: " ", count: 2 + width + 2) + spec.help)
+      } else {
+        lines.append(
+          "  " + text + String(repeating: " ", count: width - text.count) + "  " + spec.help)
+      }
     }
     lines += [
       "",

@@ -1,9 +1,6 @@
 import HandKit
 
-/// The shells that handsh ships a completion script for (completions/).
-package enum Shell: String, CaseIterable, Sendable {
-  case bash, zsh, fish
-
+extension Shell {
   /// The file in completions/ that holds the script.
   package var fileName: String {
     switch self {
@@ -36,8 +33,11 @@ extension OptionSpec {
     return value == "FILE" ? .file : .free
   }
 
-  /// `--help` and `--version` print and exit: nothing goes with them.
-  fileprivate var endsTheRun: Bool { long == "help" || long == "version" }
+  /// `--help`, `--version` and `--completion-script` print and exit:
+  /// nothing goes with them.
+  fileprivate var endsTheRun: Bool {
+    long == "help" || long == "version" || long == "completion-script"
+  }
   /// `-c TEXT` takes the place of the SCRIPT operand.
   fileprivate var replacesScript: Bool { long == "command" }
 }
