@@ -114,12 +114,8 @@ package struct OptionSpec: Sendable {
     short: Character?, long: String, value: String?, help: String, choices: [String] = [],
     apply: @escaping @Sendable (inout Options, [UInt8]) throws(UsageError) -> Void
   ) {
-    self.short = short
-    self.long = long
-    self.value = value
-    self.help = help
-    self.choices = choices
-    self.apply = apply
+    (self.short, self.long, self.value) = (short, long, value)
+    (self.help, self.choices, self.apply) = (help, choices, apply)
   }
 }
 
@@ -182,16 +178,7 @@ extension Options {
       short: nil, long: "color", value: "WHEN",
       help: "colour red cards: auto (default), always or never",
       choices: ColorChoice.allCases.map(\.rawValue)
-    ) {
-      options, text throws(UsageError) in
-      guard let choice = ColorChoice(rawValue: String(decoding: text, as: UTF8.self)) else {
-        throw UsageError(
-          message:
-            "invalid argument '\(safeText(text))' for '--color' (expected auto, always or never)"
-        )
-      }
-      options.color = choice
-    },
+    ) { options, text throws(UsageError) in options.color = try choice(text, for: "color") },
     OptionSpec(short: nil, long: "test", value: nil, help: "run the PATHs as golden tests") {
       options, _ throws(UsageError) in options.test = true
     },
@@ -250,13 +237,7 @@ extension Options {
       choices: Shell.allCases.map(\.rawValue)
     ) {
       options, text throws(UsageError) in
-      guard let shell = Shell(rawValue: String(decoding: text, as: UTF8.self)) else {
-        throw UsageError(
-          message:
-            "invalid argument '\(safeText(text))' for '--completion-script' (expected bash, zsh or fish)"
-        )
-      }
-      options.completionScript = shell
+      options.completionScript = try choice(text, for: "completion-script")
     },
     OptionSpec(short: "h", long: "help", value: nil, help: "print this help and exit") {
       options, _ throws(UsageError) in options.help = true
@@ -265,6 +246,18 @@ extension Options {
       options, _ throws(UsageError) in options.version = true
     },
   ]
+
+  /// The word `text` names among the values of `Choice`, or the usage error
+  /// `invalid argument 'TEXT' for '--LONG' (expected A, B or C)`.
+  private static func choice<Choice: CaseIterable & RawRepresentable<String>>(
+    _ text: [UInt8], for long: String
+  ) throws(UsageError) -> Choice {
+    if let choice = Choice(rawValue: String(decoding: text, as: UTF8.self)) { return choice }
+    let words = Choice.allCases.map(\.rawValue)
+    let expected = words.dropLast().joined(separator: ", ") + (words.last.map { " or " + $0 } ?? "")
+    throw UsageError(
+      message: "invalid argument '\(safeText(text))' for '--\(long)' (expected \(expected))")
+  }
 
   /// Parses `arguments` (without the program name) by the GNU rules of
   /// `OptionParser`. Arguments are raw bytes, so `-c` text and a SCRIPT path
