@@ -2,6 +2,12 @@ import CHandsh
 import CReadline
 import HandKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The prompt's history file (handsh(1), FILES): each entered line is
 /// appended as it is entered, so a crash loses nothing; the file keeps the
 /// last 1000 lines. Sessions sharing the file take a lock (`flock`) for every

@@ -1,6 +1,12 @@
 import CHandsh
 import HandKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// `handsh --test --review PATH…` (handsh(1), GOLDEN TESTS): each differing
 /// block, in the report's order, shown on the terminal (stderr) with its
 /// file and input line, then `(K/T) Accept this block [y,n,a,d,q,?]? ` read

@@ -1,5 +1,11 @@
 import HandKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Finding test files in PATHs, reading them, and rewriting one.
 enum TestFiles {
   struct Item {
