@@ -36,7 +36,7 @@ extension GoldenTestRun {
     case accept, keep, acceptRest, keepRest, quit
   }
 
-  func review(_ outcomes: inout [Outcome], _ output: inout Output) {
+  func review(_ outcomes: inout [FileRun], _ output: inout Output) {
     handsh_use_utf8_locale()
     handsh_prompt_begin(Self.reviewPrompt, 2, nil, nil)
     handsh_prompt_interrupt_ends(1)

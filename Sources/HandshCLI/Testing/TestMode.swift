@@ -17,7 +17,7 @@ struct GoldenTestRun {
 
   /// What running one file found: its report line, and for a failing file
   /// what the report and `--review` need.
-  struct Outcome {
+  struct FileRun {
     var report: GoldenFileReport
     var item: TestFiles.Item
     /// The line numbers of the input lines whose block differs.
@@ -115,7 +115,7 @@ struct GoldenTestRun {
 
   /// Reads, checks and runs one file, and with `--update` rewrites it;
   /// with `--junit` makes its test case's body too, within its time.
-  private func runOne(_ item: TestFiles.Item) -> Outcome {
+  private func runOne(_ item: TestFiles.Item) -> FileRun {
     let started = Platform.monotonicSeconds()
     var outcome = runTimed(item, started: started)
     if options.junit != nil {
@@ -125,10 +125,10 @@ struct GoldenTestRun {
     return outcome
   }
 
-  private func runTimed(_ item: TestFiles.Item, started: Double) -> Outcome {
+  private func runTimed(_ item: TestFiles.Item, started: Double) -> FileRun {
     let shown = safeText(item.path)
-    func outcome(_ status: GoldenFileReport.Status, type: String = "malformed") -> Outcome {
-      Outcome(
+    func outcome(_ status: GoldenFileReport.Status, type: String = "malformed") -> FileRun {
+      FileRun(
         report: GoldenFileReport(
           path: shown, status: status, seconds: Platform.monotonicSeconds() - started,
           errorType: type, name: item.path),
