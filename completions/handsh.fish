@@ -44,6 +44,6 @@ complete -c handsh -l shard -x -d 'with --test: run only part K of N of the file
 complete -c handsh -l record -r -F -d 'at the prompt: write the session to FILE as a golden test'
 complete -c handsh -l journal -r -F -d 'keep every version in FILE, and resume from it'
 complete -c handsh -l lsp -d 'serve the language server protocol on stdin and stdout'
-complete -c handsh -l completion-script -x -a 'bash zsh fish' -d 'print the completion script for SHELL (bash, zsh or fish) and exit'
 complete -c handsh -s h -l help -d 'print this help and exit'
 complete -c handsh -s V -l version -d 'print the version and exit'
+complete -c handsh -l completion-script -x -a 'bash zsh fish' -d 'print the completion script for SHELL (bash, zsh or fish) and exit'

@@ -231,6 +231,12 @@ extension Options {
       short: nil, long: "lsp", value: nil,
       help: "serve the language server protocol on stdin and stdout"
     ) { options, _ throws(UsageError) in options.lsp = true },
+    OptionSpec(short: "h", long: "help", value: nil, help: "print this help and exit") {
+      options, _ throws(UsageError) in options.help = true
+    },
+    OptionSpec(short: "V", long: "version", value: nil, help: "print the version and exit") {
+      options, _ throws(UsageError) in options.version = true
+    },
     OptionSpec(
       short: nil, long: "completion-script", value: "SHELL",
       help: "print the completion script for SHELL (bash, zsh or fish) and exit",
@@ -238,12 +244,6 @@ extension Options {
     ) {
       options, text throws(UsageError) in
       options.completionScript = try choice(text, for: "completion-script")
-    },
-    OptionSpec(short: "h", long: "help", value: nil, help: "print this help and exit") {
-      options, _ throws(UsageError) in options.help = true
-    },
-    OptionSpec(short: "V", long: "version", value: nil, help: "print the version and exit") {
-      options, _ throws(UsageError) in options.version = true
     },
   ]
 
