@@ -1,9 +1,5 @@
 /// The options in a golden test's first line (handsh(1), GOLDEN TESTS):
 /// `#!/usr/bin/env -S handsh --seed 42 --limit 3`. The words after the one
-/// named `handsh` are options in their GNU forms; only the six that change
-/// what a test prints may appear.
-/// The options in a golden test's first line (handsh(1), GOLDEN TESTS):
-/// `#!/usr/bin/env -S handsh --seed 42 --limit 3`. The words after the one
 /// named `handsh` are options of the command line's table (`Options.table`),
 /// read by the same GNU rules; only the six that change what a test prints
 /// may appear.
