@@ -45,8 +45,10 @@ extension OptionSpec {
 /// The completion script for `shell`, made from the option table
 /// (`Options.table`): options, their short and long names, their help, and
 /// the words or files their values take; and for the operand, directories
-/// and `.hand` files. completions/ holds these scripts as generated, and a
-/// snapshot test keeps them equal (scripts/update-snapshots rewrites them).
+/// and `.hand` files. `handsh --completion-script SHELL` prints it, and
+/// scripts/install installs what it prints; completions/ holds the same
+/// scripts, and a snapshot test keeps them equal (scripts/update-snapshots
+/// rewrites them).
 package func completionScript(for shell: Shell, table: [OptionSpec] = Options.table) -> String {
   switch shell {
   case .bash: bashCompletion(table)
