@@ -9,7 +9,8 @@ let package = Package(
   ],
   targets: [
     // The pure core: cards, the seeded deck, immutable versions, the language,
-    // the session and the renderers. No I/O, no globals, no Foundation.
+    // the session, the renderers and the option table. No I/O, no globals,
+    // no Foundation.
     .target(name: "HandKit"),
     // GNU readline, found through pkg-config (Debian: libreadline-dev).
     .systemLibrary(
@@ -20,7 +21,7 @@ let package = Package(
     // The prompt's C side: readline's callback loop, the signal handler and
     // its self-pipe, completion and locale glue (handsh(1), THE PROMPT).
     .target(name: "CHandsh", dependencies: ["CReadline"]),
-    // The shell around the core: modes, options, line sources, the runner,
+    // The shell around the core: modes, line sources, the runner,
     // output, saving, the prompt. All of it testable in-process.
     .target(name: "HandshCLI", dependencies: ["HandKit", "CReadline", "CHandsh"]),
     // The executable: hands argv to HandshCLI and exits with its status.

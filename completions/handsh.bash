@@ -8,7 +8,7 @@
 # that takes a FILE; nothing after an option that takes a number or a
 # text; and directories and .hand files for the SCRIPT argument.
 #
-# Generated from the option table (Sources/HandshCLI/Modes/Options.swift) by
+# Generated from the option table (Sources/HandKit/Options/Options.swift) by
 # scripts/update-snapshots: do not edit by hand.
 
 _handsh()
@@ -34,7 +34,7 @@ _handsh()
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --) options_done=1; break ;;
-            --command | --seed | --limit | --color | --jobs | --junit | --shard | --record | --journal) ((i++)) ;;
+            --command | --seed | --limit | --color | --jobs | --junit | --shard | --record | --journal | --completion-script) ((i++)) ;;
             -[!-]*) _handsh_wants_value "${COMP_WORDS[i]}" && ((i++)) ;;
         esac
     done
@@ -46,6 +46,10 @@ _handsh()
         case $prev in
             --color | --color=)
                 _handsh_add_words "auto always never" "$cur" ""
+                return 0
+                ;;
+            --completion-script | --completion-script=)
+                _handsh_add_words "bash zsh fish" "$cur" ""
                 return 0
                 ;;
             --junit | --junit= | --record | --record= | --journal | --journal=)
@@ -64,6 +68,11 @@ _handsh()
                 _handsh_add_words "auto always never" "${cur#--color=}" "--color="
                 return 0
                 ;;
+            --completion-script=*)
+                # `--completion-script=WORD` as one word, when '=' is not a word break
+                _handsh_add_words "bash zsh fish" "${cur#--completion-script=}" "--completion-script="
+                return 0
+                ;;
             --junit=* | --record=* | --journal=*)
                 _handsh_add_lines "$(compgen -f -- "${cur#*=}")" "${cur%%=*}="
                 return 0
@@ -72,7 +81,7 @@ _handsh()
                 return 0
                 ;;
             -*)
-                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color --test --update --review -j --jobs --tap --junit --shard --record --journal --lsp -h --help -V --version" "$cur" ""
+                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color --test --update --review -j --jobs --tap --junit --shard --record --journal --lsp -h --help -V --version --completion-script" "$cur" ""
                 return 0
                 ;;
         esac

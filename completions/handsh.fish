@@ -8,7 +8,7 @@
 # nothing after an option that takes a number or a text; and directories
 # and .hand files for the SCRIPT argument.
 #
-# Generated from the option table (Sources/HandshCLI/Modes/Options.swift) by
+# Generated from the option table (Sources/HandKit/Options/Options.swift) by
 # scripts/update-snapshots: do not edit by hand.
 
 # SCRIPT: directories and .hand files, not every file.
@@ -46,3 +46,4 @@ complete -c handsh -l journal -r -F -d 'keep every version in FILE, and resume f
 complete -c handsh -l lsp -d 'serve the language server protocol on stdin and stdout'
 complete -c handsh -s h -l help -d 'print this help and exit'
 complete -c handsh -s V -l version -d 'print the version and exit'
+complete -c handsh -l completion-script -x -a 'bash zsh fish' -d 'print the completion script for SHELL (bash, zsh or fish) and exit'

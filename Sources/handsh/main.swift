@@ -1,5 +1,11 @@
 import HandshCLI
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 // handsh: all of it lives in HandshCLI, so that tests run it in-process;
 // this is only where the process starts and ends.
 

@@ -137,6 +137,30 @@ import Testing
     #expect(settings("#!/usr/bin/env handsh") == GoldenSettings())
   }
 
+  /// The one writer of first lines (the recorder's and the journal's)
+  /// writes what the reader takes back, every option in its place.
+  @Test func theShebangWriterWritesWhatTheReaderReads() {
+    #expect(
+      ShebangOptions.line(seed: 42, limit: 3)
+        == "#!/usr/bin/env -S handsh --seed 42 --limit 3\n")
+    #expect(
+      ShebangOptions.line(seed: 7, limit: nil, ascii: true, json: true, echo: true, quiet: true)
+        == "#!/usr/bin/env -S handsh --seed 7 --ascii --json --echo --quiet\n")
+    for bits in 0..<64 {
+      let flag = { (bit: Int) in bits & (1 << bit) != 0 }
+      let seed = UInt64.max - UInt64(bits)
+      let limit = flag(4) ? 1 + bits % 52 : nil
+      let written = GoldenSettings(
+        seed: seed, limit: limit ?? 5, ascii: flag(0), json: flag(1), echo: flag(2),
+        quiet: flag(3))
+      let line = ShebangOptions.line(
+        seed: seed, limit: limit, ascii: flag(0), json: flag(1), echo: flag(2), quiet: flag(3))
+      let read = file(line + "add\n")
+      #expect(read.diagnostics.isEmpty, "\(line)")
+      #expect(read.settings == written, "\(line)")
+    }
+  }
+
   @Test func shebangOptionsWinOverTheCommandLine() {
     let defaults = GoldenSettings(seed: 1, limit: 9, ascii: true)
     #expect(

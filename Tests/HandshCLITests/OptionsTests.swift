@@ -104,7 +104,9 @@ struct OptionsTests {
     }
     #expect(
       throws: UsageError(
-        message: "option '--c' is ambiguous; possibilities: '--command' '--check' '--color'")
+        message:
+          "option '--c' is ambiguous; possibilities: '--command' '--check' '--color' '--completion-script'"
+      )
     ) { try parse(["--c"]) }
   }
 
@@ -145,10 +147,28 @@ struct OptionsTests {
     }
   }
 
-  /// A golden test's shebang resolves abbreviations among the same long
-  /// options as the command line.
-  @Test func shebangsKnowEveryLongOption() {
-    #expect(ShebangOptions.commandLineLongOptions == Options.table.map(\.long))
+  /// A golden test's shebang takes options of the command line's table
+  /// (read by its parser, so abbreviations resolve among the same long
+  /// names): every name of its allow-list is one of them.
+  @Test func shebangsAllowOptionsOfTheTable() {
+    for name in ShebangOptions.allowed {
+      #expect(Options.table.contains { $0.long == name }, "--\(name)")
+    }
+  }
+
+  /// `--completion-script SHELL` names one of three shells, prints its
+  /// script and exits, as `--help` does, whatever goes with it.
+  @Test func completionScriptNamesAShell() throws {
+    #expect(try Options(parsing: ["--completion-script=zsh"]).completionScript == .zsh)
+    let options = try Options(parsing: ["--comp", "fish", "--update", "a.hand"])
+    #expect(options.completionScript == .fish)
+    #expect(Mode(options, stdin: true, stdout: true, stderr: true) == .completionScript(.fish))
+    #expect(
+      throws: UsageError(
+        message: "invalid argument 'sh' for '--completion-script' (expected bash, zsh or fish)")
+    ) {
+      try Options(parsing: ["--completion-script", "sh"])
+    }
   }
 
   /// `--lsp` takes `--ascii` and nothing else (handsh(1), EDITORS).

@@ -1,4 +1,5 @@
 import Foundation
+import HandKit
 import XCTest
 
 @testable import HandshCLI
@@ -11,6 +12,58 @@ final class CompletionTests: XCTestCase {
   func testCheckedInScriptsAreGenerated() {
     for shell in Shell.allCases {
       assertSnapshot(completionScript(for: shell), path: "completions/\(shell.fileName)")
+    }
+  }
+
+  /// `handsh --completion-script SHELL` prints the script completions/ holds,
+  /// in every GNU form of the option; any other SHELL, or none, is a usage
+  /// error (status 2, as every other).
+  func testTheBinaryPrintsEachScript() throws {
+    let binary = try TestProcess.handshBinary()
+    let folder = try TestProcess.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func handsh(_ arguments: [String]) throws -> TestRun {
+      try TestProcess.run(
+        binary, arguments, in: folder, environment: TestProcess.environment())
+    }
+    for shell in Shell.allCases {
+      let file = TestProcess.repository.appendingPathComponent("completions/\(shell.fileName)")
+      let expected = try Data(contentsOf: file)
+      for arguments in [
+        ["--completion-script", shell.rawValue], ["--completion-script=\(shell.rawValue)"],
+        ["--comp", shell.rawValue], ["-q", "--completion-s=\(shell.rawValue)", "x.hand"],
+      ] {
+        let run = try handsh(arguments)
+        XCTAssertEqual(run.status, 0, "\(arguments): \(run.err)")
+        XCTAssertEqual(run.stdout, expected, "\(arguments)")
+        XCTAssertEqual(run.err, "", "\(arguments)")
+      }
+    }
+    let usage = "Try 'handsh --help' for more information.\n"
+    let failures: [([String], String)] = [
+      (
+        ["--completion-script", "ksh"],
+        "handsh: invalid argument 'ksh' for '--completion-script' (expected bash, zsh or fish)\n"
+      ),
+      (
+        ["--completion-script="],
+        "handsh: invalid argument '' for '--completion-script' (expected bash, zsh or fish)\n"
+      ),
+      (["--completion-script"], "handsh: option '--completion-script' requires an argument\n"),
+      (
+        ["--com", "bash"],
+        "handsh: option '--com' is ambiguous; possibilities: '--command' '--completion-script'\n"
+      ),
+      (
+        ["--lsp", "--completion-script", "bash"],
+        "handsh: --lsp cannot be used with --completion-script\n"
+      ),
+    ]
+    for (arguments, message) in failures {
+      let run = try handsh(arguments)
+      XCTAssertEqual(run.status, 2, "\(arguments)")
+      XCTAssertEqual(run.out, "", "\(arguments)")
+      XCTAssertEqual(run.err, message + usage, "\(arguments)")
     }
   }
 

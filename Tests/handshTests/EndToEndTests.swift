@@ -1,4 +1,5 @@
 import Foundation
+import HandKit
 import XCTest
 
 #if canImport(Glibc)

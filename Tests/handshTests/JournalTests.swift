@@ -1,4 +1,5 @@
 import Foundation
+import HandKit
 import XCTest
 
 /// `--journal FILE` (handsh(1), JOURNAL), end to end: random sessions split

@@ -1,4 +1,5 @@
 import Foundation
+import HandKit
 import XCTest
 
 /// The golden tests' reports as CI's readers take them, whatever the size

@@ -5,9 +5,10 @@
 /// the same tree: the same numbers, branches, redo children and cursor.
 /// Pure: the shell reads and writes the file.
 public enum JournalText {
-  /// Line 1, exactly, with its line break.
+  /// Line 1, exactly, with its line break: the shebang of a golden test
+  /// that gives both the seed and the limit.
   public static func firstLine(seed: UInt64, limit: Int) -> String {
-    "#!/usr/bin/env -S handsh --seed \(seed) --limit \(limit)\n"
+    ShebangOptions.line(seed: seed, limit: limit)
   }
 
   /// The line a change is recorded by, with its line break, appended to

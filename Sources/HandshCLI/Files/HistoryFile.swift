@@ -2,6 +2,12 @@ import CHandsh
 import CReadline
 import HandKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The prompt's history file (handsh(1), FILES): each entered line is
 /// appended as it is entered, so a crash loses nothing; the file keeps the
 /// last 1000 lines. Sessions sharing the file take a lock (`flock`) for every
@@ -171,61 +177,84 @@ struct HistoryFile {
     let entry: NamedPath.Entry
   }
 
-  /// Opens `path` by the one way of opening if it is (still) a regular file:
-  /// O_NONBLOCK, so that a FIFO swapped in after `kind` never blocks, then
-  /// checked with fstat. With `create`, a missing file is made, mode 0600
-  /// whatever the umask.
+  /// What one try at opening the file gave: the file, a problem, or
+  /// nothing because another session's cut replaced the file between the
+  /// walk and the open (a new file renamed over the old): walk again.
+  private enum Attempt {
+    case opened(Opened)
+    case failed(Problem)
+    case replaced
+  }
+
+  /// Sessions sharing the file replace it at each cut, so what the walk
+  /// found may be gone by the open many times over: walked again, up to a
+  /// hundred times running, not a few.
+  private static let walks = 100
+
+  /// Opens `path` by the one way of opening if it is (still) a regular file,
+  /// walking it again while sessions' cuts replace it (`walks` times at most).
   private static func openRegular(
-    _ path: String, _ flags: Int32, create: Bool = false, operation: String
+    _ path: String, _ flags: Int32, operation: String
   ) -> Result<Opened, Problem> {
+    for _ in 0..<walks {
+      switch openOnce(path, flags, create: false, operation: operation) {
+      case .opened(let opened): return .success(opened)
+      case .failed(let problem): return .failure(problem)
+      case .replaced: continue
+      }
+    }
+    return .failure(.system(SystemError(operation, path: shown(path), code: EAGAIN)))
+  }
+
+  /// One try at opening `path` by the one way of opening if it is a
+  /// regular file: O_NONBLOCK, so that a FIFO swapped in after `kind` never
+  /// blocks, then checked with fstat. With `create`, a missing file is made,
+  /// mode 0600 whatever the umask.
+  private static func openOnce(
+    _ path: String, _ flags: Int32, create: Bool, operation: String
+  ) -> Attempt {
     let flags = flags | O_NONBLOCK
-    func failure(_ code: Int32) -> Result<Opened, Problem> {
-      .failure(.system(SystemError(operation, path: shown(path), code: code)))
+    func failure(_ code: Int32) -> Attempt {
+      .failed(.system(SystemError(operation, path: shown(path), code: code)))
     }
-    // Sessions sharing the file replace it at each cut (a new file renamed
-    // over the old), so what the walk found may be gone by the open many
-    // times over: walked again, up to a hundred times, not a few.
-    for _ in 0..<100 {
-      let entry: NamedPath.Entry
-      switch NamedPath.walk(Array(path.utf8)) {
-      case .failure(let refused):
-        return .failure(
-          .system(
-            SystemError(
-              refused.refused ? "cannot use history file" : operation, path: shown(path),
-              code: refused.code)))
-      case .success(.stream), .success(.located):
-        return .failure(.notRegular(path: shown(path)))
-      case .success(.entry(let found)): entry = found
-      }
-      let fd: Int32
-      var status = stat()
-      if entry.status == nil {
-        guard create else { return failure(ENOENT) }
-        let made = entry.withName {
-          handsh_open_in(entry.folder, $0, flags | O_CREAT | O_EXCL | O_NOCTTY, 0o600)
-        }
-        if made < 0, errno == EEXIST { continue }
-        guard made >= 0 else { return failure(errno) }
-        // The umask may have taken bits from 0600 (0277 gives 0400).
-        _ = fchmod(made, 0o600)
-        fd = made
-        _ = fstat(fd, &status)
-      } else {
-        switch entry.open(flags) {
-        case .failure(let refused) where refused.code == EAGAIN: continue
-        case .failure(let refused): return failure(refused.code)
-        case .success(let opened): (fd, status) = opened
-        }
-      }
-      guard status.st_mode & S_IFMT == S_IFREG else {
-        close(fd)
-        return .failure(isNullDevice(status) ? .silent : .notRegular(path: shown(path)))
-      }
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-      return .success(Opened(fd: fd, entry: entry))
+    let entry: NamedPath.Entry
+    switch NamedPath.walk(Array(path.utf8)) {
+    case .failure(let refused):
+      return .failed(
+        .system(
+          SystemError(
+            refused.refused ? "cannot use history file" : operation, path: shown(path),
+            code: refused.code)))
+    case .success(.stream), .success(.located):
+      return .failed(.notRegular(path: shown(path)))
+    case .success(.entry(let found)): entry = found
     }
-    return failure(EAGAIN)
+    let fd: Int32
+    var status = stat()
+    if entry.status == nil {
+      guard create else { return failure(ENOENT) }
+      let made = entry.withName {
+        handsh_open_in(entry.folder, $0, flags | O_CREAT | O_EXCL | O_NOCTTY, 0o600)
+      }
+      if made < 0, errno == EEXIST { return .replaced }
+      guard made >= 0 else { return failure(errno) }
+      // The umask may have taken bits from 0600 (0277 gives 0400).
+      _ = fchmod(made, 0o600)
+      fd = made
+      _ = fstat(fd, &status)
+    } else {
+      switch entry.open(flags) {
+      case .failure(let refused) where refused.code == EAGAIN: return .replaced
+      case .failure(let refused): return failure(refused.code)
+      case .success(let opened): (fd, status) = opened
+      }
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      close(fd)
+      return .failed(isNullDevice(status) ? .silent : .notRegular(path: shown(path)))
+    }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    return .opened(Opened(fd: fd, entry: entry))
   }
 
   /// Whether the file open on `fd` is still the one at its name: a cut
@@ -296,15 +325,22 @@ struct HistoryFile {
       .system(SystemError(operation, path: shown(path), code: code))
     }
     // Sessions that share the file may each cut it (a new file renamed
-    // over the old) while this one waits: it opens the file again, for as
-    // long as the lock would be waited on.
+    // over the old): between the walk and the open, walked again up to
+    // `walks` times running; while this one waits for the lock, opened
+    // again for as long as the lock would be waited on.
     let deadline = Platform.monotonicSeconds() + lockSeconds
+    var walked = 0
     while true {
       let opened: Opened
-      switch openRegular(path, O_RDWR, create: true, operation: operation) {
-      case .success(let file): opened = file
-      case .failure(let problem): return problem
+      switch openOnce(path, O_RDWR, create: true, operation: operation) {
+      case .opened(let file): opened = file
+      case .failed(let problem): return problem
+      case .replaced:
+        walked += 1
+        if walked == walks { return failure(EAGAIN) }
+        continue
       }
+      walked = 0
       defer { close(opened.fd) }
       if let code = lock(opened.fd, LOCK_EX) {
         return code == EWOULDBLOCK ? .locked(path: shown(path)) : failure(code)

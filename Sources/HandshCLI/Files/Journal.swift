@@ -1,6 +1,12 @@
 import CHandsh
 import HandKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// `--journal FILE` (handsh(1), JOURNAL): every version of the session kept
 /// in FILE, a canonical script, so that quitting, a crash, SIGKILL or a
 /// closed terminal loses none; the next `--journal FILE` resumes with the

@@ -1,6 +1,12 @@
 import CHandsh
 import HandKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// One line of input, without its line break, a trailing `\r`, or the
 /// byte-order mark of the first line.
 package struct Line {

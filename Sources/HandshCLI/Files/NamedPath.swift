@@ -1,5 +1,11 @@
 import CHandsh
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The one way of opening a path a user named (handsh(1), FILES): `save`,
 /// `source`, `--update`, `--junit`, `--record`, the SCRIPT and the history
 /// file all find their file here. The path is walked a component at a time

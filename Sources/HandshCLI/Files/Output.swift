@@ -1,5 +1,11 @@
 import CHandsh
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Buffered standard output: renderers append bytes, and the buffer goes out
 /// in large writes, before any read that may block, before a diagnostic, and
 /// at the end.

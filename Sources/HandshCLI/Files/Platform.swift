@@ -1,11 +1,12 @@
 import CHandsh
 
-// The one file that imports the C library: every other file of the shell
-// reaches it through this import (re-exported) and the `Platform` helpers.
+// The C library is imported by each file that calls it, and re-exported by
+// none, so the top of a file says whether it reaches the C library; the
+// helpers of `Platform` keep the calls of the others few.
 #if canImport(Glibc)
-  @_exported @preconcurrency import Glibc
+  @preconcurrency import Glibc
 #elseif canImport(Musl)
-  @_exported @preconcurrency import Musl
+  @preconcurrency import Musl
 #else
   #error("handsh needs a Linux C library (Glibc or Musl)")
 #endif

@@ -1,6 +1,12 @@
 import CHandsh
 import HandKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The one writer of every file handsh writes whole: `save`, and the files
 /// of `--test --update`, `--junit` and `--record` (handsh(1), FILES). What
 /// FILE already is decides how it is written, the way a careful editor

@@ -1,7 +1,6 @@
-/// The shells that handsh ships a completion script for (completions/).
-package enum Shell: String, CaseIterable, Sendable {
-  case bash, zsh, fish
+import HandKit
 
+extension Shell {
   /// The file in completions/ that holds the script.
   package var fileName: String {
     switch self {
@@ -34,8 +33,11 @@ extension OptionSpec {
     return value == "FILE" ? .file : .free
   }
 
-  /// `--help` and `--version` print and exit: nothing goes with them.
-  fileprivate var endsTheRun: Bool { long == "help" || long == "version" }
+  /// `--help`, `--version` and `--completion-script` print and exit:
+  /// nothing goes with them.
+  fileprivate var endsTheRun: Bool {
+    long == "help" || long == "version" || long == "completion-script"
+  }
   /// `-c TEXT` takes the place of the SCRIPT operand.
   fileprivate var replacesScript: Bool { long == "command" }
 }
@@ -43,8 +45,10 @@ extension OptionSpec {
 /// The completion script for `shell`, made from the option table
 /// (`Options.table`): options, their short and long names, their help, and
 /// the words or files their values take; and for the operand, directories
-/// and `.hand` files. completions/ holds these scripts as generated, and a
-/// snapshot test keeps them equal (scripts/update-snapshots rewrites them).
+/// and `.hand` files. `handsh --completion-script SHELL` prints it, and
+/// scripts/install installs what it prints; completions/ holds the same
+/// scripts, and a snapshot test keeps them equal (scripts/update-snapshots
+/// rewrites them).
 package func completionScript(for shell: Shell, table: [OptionSpec] = Options.table) -> String {
   switch shell {
   case .bash: bashCompletion(table)
@@ -54,7 +58,7 @@ package func completionScript(for shell: Shell, table: [OptionSpec] = Options.ta
 }
 
 private let generatedNote =
-  "Generated from the option table (Sources/HandshCLI/Modes/Options.swift) by\n"
+  "Generated from the option table (Sources/HandKit/Options/Options.swift) by\n"
   + "scripts/update-snapshots: do not edit by hand."
 
 // MARK: - bash

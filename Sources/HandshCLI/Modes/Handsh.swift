@@ -1,6 +1,12 @@
 import CHandsh
 import HandKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The version `--version` and the banner print.
 package let handshVersion = "1.0.0"
 
@@ -8,6 +14,8 @@ package let handshVersion = "1.0.0"
 package enum Mode: Equatable {
   /// `--help` or `--version`: print and exit 0.
   case help, version
+  /// `--completion-script SHELL`: print SHELL's script and exit 0.
+  case completionScript(Shell)
   /// A SCRIPT or `-c` text: checked whole, then run; with `-i`, the prompt
   /// (or stdin, without a terminal) follows.
   case text(source: TextSource, thenInteractive: Bool)
@@ -19,6 +27,14 @@ package enum Mode: Equatable {
   case test
   /// `--lsp`: the language server (handsh(1), EDITORS).
   case lsp
+
+  /// Whether the mode only prints a text and exits, running nothing.
+  var onlyPrints: Bool {
+    switch self {
+    case .help, .version, .completionScript: true
+    case .text, .stdin, .prompt, .test, .lsp: false
+    }
+  }
 
   package enum TextSource: Equatable {
     case command([UInt8])
@@ -33,6 +49,8 @@ package enum Mode: Equatable {
       self = .help
     } else if options.version {
       self = .version
+    } else if let shell = options.completionScript {
+      self = .completionScript(shell)
     } else if options.lsp {
       self = .lsp
     } else if options.test {
@@ -86,7 +104,7 @@ package enum Handsh {
       Platform.printError("Try 'handsh --help' for more information.")
       return 2
     }
-    if options.record != nil, mode != .prompt, mode != .help, mode != .version {
+    if options.record != nil, mode != .prompt, !mode.onlyPrints {
       Platform.printError(
         "handsh: --record needs the prompt: stdin and stdout or stderr a terminal")
       Platform.printError("Try 'handsh --help' for more information.")
@@ -94,7 +112,7 @@ package enum Handsh {
     }
     let seed = options.seed ?? UInt64.random(in: .min ... .max)
     var runner = Runner(options: options, seed: seed)
-    if let path = options.journal, mode != .help, mode != .version {
+    if let path = options.journal, !mode.onlyPrints {
       switch Journal.start(
         path, seed: seed, limit: options.limit, given: options.journalSettings)
       {
@@ -147,6 +165,9 @@ package enum Handsh {
     case .help, .version:
       runner.output.buffer.append(
         contentsOf: (mode == .help ? Options.usage : "handsh \(handshVersion)\n").utf8)
+      return 0
+    case .completionScript(let shell):
+      runner.output.buffer.append(contentsOf: completionScript(for: shell).utf8)
       return 0
     case .prompt:
       return runPrompt(&runner)

@@ -186,6 +186,12 @@ private struct HeldOutput: CommandSink {
 
   var keepsJournal: Bool { journaling }
 
+  /// A chunk is held once it has 64 KiB of text (as much as `Output` writes
+  /// at once) or 8,192 hand lines: few enough allocations while running
+  /// ahead, and each chunk goes out in about one write.
+  static let chunkBytes = 1 << 16
+  static let chunkLines = 1 << 13
+
   mutating func changed(_ move: CursorMove?, history: History) {
     JournalText.appendLine(for: move, in: history, to: journal)
   }
@@ -216,13 +222,13 @@ private struct HeldOutput: CommandSink {
   }
 
   mutating func commandDone() -> Bool {
-    if out.count >= 1 << 16 || lines.count >= 1 << 13 {
+    if out.count >= HeldOutput.chunkBytes || lines.count >= HeldOutput.chunkLines {
       heldBytes += out.count + lines.count * MemoryLayout<HeldLine>.stride
       held.append(Chunk(bytes: out, lines: lines))
       out = []
-      out.reserveCapacity((1 << 16) + 4096)
+      out.reserveCapacity(HeldOutput.chunkBytes + 4096)
       lines = []
-      lines.reserveCapacity(1 << 13)
+      lines.reserveCapacity(HeldOutput.chunkLines)
     }
     return true
   }

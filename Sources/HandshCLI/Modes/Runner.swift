@@ -1,6 +1,12 @@
 import CHandsh
 import HandKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// What the loop does after a line.
 enum Flow {
   case next

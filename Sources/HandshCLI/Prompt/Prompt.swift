@@ -1,6 +1,12 @@
 import CHandsh
 import HandKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The interactive prompt (handsh(1), THE PROMPT). The readline and signal
 /// side lives in CHandsh; this side decides what a line does.
 func runPrompt(_ runner: inout Runner) -> Int32 {

@@ -6,8 +6,8 @@ import HandKit
 /// the same engine as `--test`, so the recording passes by construction.
 final class Recorder {
   let file: [UInt8]
-  /// The first line: `#!/usr/bin/env -S handsh --seed S` and the options
-  /// of the session that change what a test prints.
+  /// The first line, with its line break: `#!/usr/bin/env -S handsh --seed
+  /// S` and the options of the session that change what a test prints.
   let shebang: String
   /// The lines entered, as they will be written.
   private(set) var lines: [[UInt8]] = []
@@ -16,15 +16,10 @@ final class Recorder {
   init(file: [UInt8], runner: Runner) {
     self.file = file
     let options = runner.options
-    var words = [
-      "#!/usr/bin/env -S handsh --seed \(runner.session.history.seed(of: runner.session.current))"
-    ]
-    if options.limit != 5 { words.append("--limit \(options.limit)") }
-    if options.ascii { words.append("--ascii") }
-    if options.json { words.append("--json") }
-    if options.echo { words.append("--echo") }
-    if options.quiet { words.append("--quiet") }
-    shebang = words.joined(separator: " ")
+    shebang = ShebangOptions.line(
+      seed: runner.session.history.seed(of: runner.session.current),
+      limit: options.limit != 5 ? options.limit : nil, ascii: options.ascii, json: options.json,
+      echo: options.echo, quiet: options.quiet)
   }
 
   /// A line the prompt ran, with the seeds `new` drew.
@@ -69,7 +64,7 @@ final class Recorder {
   /// The recording as a golden test that passes: the blocks are what
   /// `--test` prints (a `save` in a test goes to the test's own memory).
   func text() -> [UInt8] {
-    var text = Array((shebang + "\n").utf8)
+    var text = Array(shebang.utf8)
     for line in lines { text += line + [0x0A] }
     let file = GoldenFile(text: text)
     let result = file.run(effects: GoldenMemory(readFile: readTestSource))

@@ -1,6 +1,12 @@
 import CHandsh
 import HandKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// `handsh --test --review PATH…` (handsh(1), GOLDEN TESTS): each differing
 /// block, in the report's order, shown on the terminal (stderr) with its
 /// file and input line, then `(K/T) Accept this block [y,n,a,d,q,?]? ` read
@@ -30,7 +36,7 @@ extension GoldenTestRun {
     case accept, keep, acceptRest, keepRest, quit
   }
 
-  func review(_ outcomes: inout [Outcome], _ output: inout Output) {
+  func review(_ outcomes: inout [FileRun], _ output: inout Output) {
     handsh_use_utf8_locale()
     handsh_prompt_begin(Self.reviewPrompt, 2, nil, nil)
     handsh_prompt_interrupt_ends(1)

@@ -1,21 +1,13 @@
-import HandKit
-
-/// When to colour red cards.
-package enum ColorChoice: String, CaseIterable {
+/// When to colour red cards (`--color`); whether a stream is coloured is
+/// the shell's to say (it asks the terminal).
+package enum ColorChoice: String, CaseIterable, Sendable {
   case auto, always, never
+}
 
-  /// Whether what goes to `fd` is coloured (handsh(1), Colour): `auto`
-  /// colours only a terminal whose TERM is not `dumb` (an Emacs shell
-  /// buffer shows escapes raw), and only while NO_COLOR is unset or empty.
-  func colors(_ fd: Int32) -> Bool {
-    switch self {
-    case .always: return true
-    case .never: return false
-    case .auto:
-      return Platform.isTerminal(fd) && Platform.environment("TERM") != "dumb"
-        && (Platform.environment("NO_COLOR") ?? "").isEmpty
-    }
-  }
+/// The shells that handsh writes a completion script for
+/// (`--completion-script`).
+package enum Shell: String, CaseIterable, Sendable {
+  case bash, zsh, fish
 }
 
 /// The command line, parsed by GNU rules (handsh(1), OPTIONS).
@@ -33,6 +25,8 @@ package struct Options: Equatable {
   package var color = ColorChoice.auto
   package var help = false
   package var version = false
+  /// `--completion-script SHELL`: print SHELL's completion script and exit.
+  package var completionScript: Shell?
   /// The SCRIPT operand: a path, or `-` for stdin, as raw bytes.
   package var script: [UInt8]?
   /// `--test`: run the PATHs as golden tests (handsh(1), GOLDEN TESTS).
@@ -83,10 +77,28 @@ package struct UsageError: Error, Equatable {
   package let message: String
 
   package init(message: String) { self.message = message }
+
+  /// What the command line says of an option it cannot take.
+  init(_ problem: OptionParser.Problem) {
+    /// A long name as typed, its invalid UTF-8 shown as U+FFFD.
+    func shown(_ typed: [UInt8]) -> String { safeText(String(decoding: typed, as: UTF8.self).utf8) }
+    switch problem {
+    case .unknownLong(let typed):
+      message = "unrecognized option '--\(shown(typed))'"
+    case .ambiguous(let typed, let candidates):
+      message =
+        "option '--\(shown(typed))' is ambiguous; possibilities: "
+        + candidates.map { "'--\($0)'" }.joined(separator: " ")
+    case .unknownShort(let flag): message = "invalid option -- '\(safeText([flag]))'"
+    case .missingValue(let option): message = "option '\(option)' requires an argument"
+    case .unexpectedValue(let long): message = "option '--\(long)' doesn't allow an argument"
+    }
+  }
 }
 
 /// One option of the table: its names, whether it takes a value, and what
-/// it does to `Options`. `--help` and the shell completions (CompletionScripts.swift)
+/// it does to `Options`. `--help`, the shell completions (CompletionScripts.swift)
+/// and the options a golden test's first line may give (ShebangOptions.swift)
 /// are made from the table.
 package struct OptionSpec: Sendable {
   package let short: Character?
@@ -97,6 +109,14 @@ package struct OptionSpec: Sendable {
   /// free value (a value named `FILE` completes file names).
   package var choices: [String] = []
   package let apply: @Sendable (inout Options, [UInt8]) throws(UsageError) -> Void
+
+  package init(
+    short: Character?, long: String, value: String?, help: String, choices: [String] = [],
+    apply: @escaping @Sendable (inout Options, [UInt8]) throws(UsageError) -> Void
+  ) {
+    (self.short, self.long, self.value) = (short, long, value)
+    (self.help, self.choices, self.apply) = (help, choices, apply)
+  }
 }
 
 extension Options {
@@ -158,16 +178,7 @@ extension Options {
       short: nil, long: "color", value: "WHEN",
       help: "colour red cards: auto (default), always or never",
       choices: ColorChoice.allCases.map(\.rawValue)
-    ) {
-      options, text throws(UsageError) in
-      guard let choice = ColorChoice(rawValue: String(decoding: text, as: UTF8.self)) else {
-        throw UsageError(
-          message:
-            "invalid argument '\(safeText(text))' for '--color' (expected auto, always or never)"
-        )
-      }
-      options.color = choice
-    },
+    ) { options, text throws(UsageError) in options.color = try choice(text, for: "color") },
     OptionSpec(short: nil, long: "test", value: nil, help: "run the PATHs as golden tests") {
       options, _ throws(UsageError) in options.test = true
     },
@@ -226,70 +237,45 @@ extension Options {
     OptionSpec(short: "V", long: "version", value: nil, help: "print the version and exit") {
       options, _ throws(UsageError) in options.version = true
     },
+    OptionSpec(
+      short: nil, long: "completion-script", value: "SHELL",
+      help: "print the completion script for SHELL (bash, zsh or fish) and exit",
+      choices: Shell.allCases.map(\.rawValue)
+    ) {
+      options, text throws(UsageError) in
+      options.completionScript = try choice(text, for: "completion-script")
+    },
   ]
 
-  /// Parses `arguments` (without the program name): options anywhere,
-  /// `--name=value` or `--name value`, unambiguous prefixes of long names,
-  /// `-s42` or `-s 42`, grouped flags (`-kq`), and `--` to end the options.
-  /// Arguments are raw bytes, so `-c` text and a SCRIPT path reach the
-  /// parser and `open` as given, invalid UTF-8 included.
+  /// The word `text` names among the values of `Choice`, or the usage error
+  /// `invalid argument 'TEXT' for '--LONG' (expected A, B or C)`.
+  private static func choice<Choice: CaseIterable & RawRepresentable<String>>(
+    _ text: [UInt8], for long: String
+  ) throws(UsageError) -> Choice {
+    if let choice = Choice(rawValue: String(decoding: text, as: UTF8.self)) { return choice }
+    let words = Choice.allCases.map(\.rawValue)
+    let expected = words.dropLast().joined(separator: ", ") + (words.last.map { " or " + $0 } ?? "")
+    throw UsageError(
+      message: "invalid argument '\(safeText(text))' for '--\(long)' (expected \(expected))")
+  }
+
+  /// Parses `arguments` (without the program name) by the GNU rules of
+  /// `OptionParser`. Arguments are raw bytes, so `-c` text and a SCRIPT path
+  /// reach the parser and `open` as given, invalid UTF-8 included.
   package init(parsing arguments: [[UInt8]]) throws(UsageError) {
     self.init()
     var operands: [[UInt8]] = []
     /// The long names of the options given, in order: `--lsp` takes no other.
     var given: [String] = []
-    var i = 0
-    func value(named name: String) throws(UsageError) -> [UInt8] {
-      i += 1
-      guard i < arguments.count else {
-        throw UsageError(message: "option '\(name)' requires an argument")
-      }
-      return arguments[i]
-    }
-    let dash = UInt8(ascii: "-")
-    while i < arguments.count {
-      let argument = arguments[i]
-      if argument == [dash, dash] {
-        operands += arguments[(i + 1)...]
-        break
-      } else if argument.starts(with: [dash, dash]) {
-        let body = argument.dropFirst(2)
-        let equals = body.firstIndex(of: UInt8(ascii: "="))
-        let name = String(decoding: body[..<(equals ?? body.endIndex)], as: UTF8.self)
-        let attached = equals.map { Array(body[($0 + 1)...]) }
-        let spec = try Options.longOption(name)
+    for (_, item) in OptionParser.read(arguments, table: Options.table) {
+      switch item {
+      case .option(let spec, let value):
         given.append(spec.long)
-        if spec.value != nil {
-          let text: [UInt8]
-          if let attached { text = attached } else { text = try value(named: "--" + spec.long) }
-          try spec.apply(&self, text)
-        } else {
-          guard attached == nil else {
-            throw UsageError(message: "option '--\(spec.long)' doesn't allow an argument")
-          }
-          try spec.apply(&self, [])
-        }
-      } else if argument.first == dash, argument.count > 1 {
-        var flags = argument.dropFirst()
-        while let flag = flags.popFirst() {
-          guard flag < 0x80,
-            let spec = Options.table.first(where: { $0.short == Character(Unicode.Scalar(flag)) })
-          else {
-            throw UsageError(message: "invalid option -- '\(safeText([flag]))'")
-          }
-          given.append(spec.long)
-          if spec.value != nil {
-            let text =
-              flags.isEmpty ? try value(named: "-" + String(Unicode.Scalar(flag))) : Array(flags)
-            try spec.apply(&self, text)
-            break
-          }
-          try spec.apply(&self, [])
-        }
-      } else {
-        operands.append(argument)
+        try spec.apply(&self, value?.bytes ?? [])
+      case .operand(let operand): operands.append(operand)
+      case .endOfOptions: break
+      case .problem(let problem): throw UsageError(problem)
       }
-      i += 1
     }
     if lsp {
       if let other = given.first(where: { $0 != "lsp" && $0 != "ascii" }) {
@@ -310,7 +296,7 @@ extension Options {
     if command != nil, let script {
       throw UsageError(message: "-c cannot be used with a SCRIPT ('\(safeText(script))')")
     }
-    if !help && !version { try checkTestOptions() }
+    if !help && !version && completionScript == nil { try checkTestOptions() }
     if journal != nil {
       journalSettings = given.first { $0 == "seed" || $0 == "limit" }
       let conflicts: [(Bool, String)] = [
@@ -368,20 +354,9 @@ extension Options {
     try self.init(parsing: arguments.map { Array($0.utf8) })
   }
 
-  /// The long option `name` names, exactly or as an unambiguous prefix.
-  private static func longOption(_ name: String) throws(UsageError) -> OptionSpec {
-    if let exact = table.first(where: { $0.long == name }) { return exact }
-    let candidates = table.filter { $0.long.hasPrefix(name) }
-    guard candidates.count == 1, let only = candidates.first, !name.isEmpty else {
-      let shown = safeText(name.utf8)
-      throw UsageError(
-        message: candidates.count > 1
-          ? "option '--\(shown)' is ambiguous; possibilities: "
-            + candidates.map { "'--\($0.long)'" }.joined(separator: " ")
-          : "unrecognized option '--\(shown)'")
-    }
-    return only
-  }
+  /// The widest names (`-c, --command TEXT`) `--help` writes beside their
+  /// help.
+  private static let namesWidth = 20
 
   /// `handsh --help`: usage and every option of the table.
   package static var usage: String {
@@ -402,10 +377,17 @@ extension Options {
       let names = (spec.short.map { "-\($0), " } ?? "    ") + "--" + spec.long
       return spec.value.map { names + " " + $0 } ?? names
     }
-    let width = left.map(\.count).max() ?? 0
+    // The help column is as wide as the names that fit in `namesWidth`; a
+    // longer name has its help on the next line, as GNU argp writes it.
+    let width = left.map(\.count).filter { $0 <= namesWidth }.max() ?? namesWidth
     for (text, spec) in zip(left, table) {
-      lines.append(
-        "  " + text + String(repeating: " ", count: width - text.count) + "  " + spec.help)
+      if text.count > width {
+        lines.append("  " + text)
+        lines.append(String(repeating: " ", count: 2 + width + 2) + spec.help)
+      } else {
+        lines.append(
+          "  " + text + String(repeating: " ", count: width - text.count) + "  " + spec.help)
+      }
     }
     lines += [
       "",
