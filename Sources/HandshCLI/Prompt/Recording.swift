@@ -19,7 +19,7 @@ final class Recorder {
     var words = [
       "#!/usr/bin/env -S handsh --seed \(runner.session.history.seed(of: runner.session.current))"
     ]
-    if options.limit != 5 { words.append("--limit \(options.limit)") }
+    if options.limit != Session.defaultLimit { words.append("--limit \(options.limit)") }
     if options.ascii { words.append("--ascii") }
     if options.json { words.append("--json") }
     if options.echo { words.append("--echo") }
