@@ -18,6 +18,9 @@ public struct ErrorLimit: Sendable {
 
   /// Counts one more syntax error: true when it is to be reported, false
   /// when it passes the limit, and the check stops there with `message`.
+  /// Out of line: errors are rare, and the loops over a text's lines that
+  /// ask keep their registers for the lines (`scripts/bench`).
+  @inline(never)
   public mutating func admit() -> Bool {
     guard !passed else { return false }
     errors += 1

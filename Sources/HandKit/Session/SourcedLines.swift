@@ -14,7 +14,8 @@ public func lineContent<Text: RandomAccessCollection<UInt8>>(
   {
     begin += 3
   }
-  return begin..<end
+  // `begin <= end` holds: checking it again costs every line of a script.
+  return Range(uncheckedBounds: (begin, end))
 }
 
 /// The lines of a sourced file, as a SCRIPT's are read (handsh(1),

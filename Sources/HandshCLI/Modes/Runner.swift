@@ -158,6 +158,10 @@ struct Runner {
     _ text: inout [UInt8], final: Bool, name: String, _ state: inout TextCheck
   ) -> Bool {
     guard !state.ended else { return false }
+    // Apart from `state` while the lines are read: asked through `state`,
+    // the limit cost every line of a script 5 instructions.
+    var limit = state.limit
+    defer { state.limit = limit }
     // A scope of its own: `lines` shares the text, and must be gone before
     // the text is cut, or the cut would copy it.
     let tooLong: Int? = {
@@ -170,7 +174,7 @@ struct Runner {
         // there is no item left to destroy.
         switch consume item {
         case .error(let error):
-          guard state.limit.admit() else { return false }
+          guard limit.admit() else { return false }
           report(error.message, line: line.number, column: error.column, source: name)
           state.ahead.pause(at: position)
         case .command(let command, let span):
@@ -180,16 +184,16 @@ struct Runner {
         return true
       }
     }()
-    if state.next.offset > 0, state.ahead.pausedAt == nil || state.limit.errors > 0 {
+    if state.next.offset > 0, state.ahead.pausedAt == nil || limit.errors > 0 {
       text.removeSubrange(..<min(state.next.offset, text.count))
       state.next.offset = 0
     }
-    if let tooLong, !state.limit.passed {
+    if let tooLong, !limit.passed {
       // Like a syntax error; the text ends there (handsh(1), DESCRIPTION).
-      if state.limit.admit() { reportTooLong(line: tooLong, source: name) }
+      if limit.admit() { reportTooLong(line: tooLong, source: name) }
       state.ended = true
     }
-    if state.limit.passed {
+    if limit.passed {
       sink.diagnose(ErrorLimit.message, in: name)
       state.ended = true
     }
