@@ -36,10 +36,12 @@ public func diagnostic(_ message: String, in source: String) -> String {
   "\(source): error: \(message)"
 }
 
-/// Counts the syntax errors of a text as it is read, so that the reader
-/// can stop once the check would (`ErrorLimit`): each `count` call looks at
-/// the lines completed since the last one, never again at earlier ones.
-/// Lines are cut as a sourced file's are (`SourcedLines`).
+/// The check of a whole text by the error limit (`ErrorLimit`), made as
+/// the text is read: each `count` call looks at the lines completed since
+/// the last one, never again at earlier ones, so the reader can stop once
+/// the check would. Lines are cut as a sourced file's are (`SourcedLines`).
+/// A sourced FILE is checked by it before it runs; a SCRIPT's check runs
+/// its commands ahead as well, and is the runner's.
 public struct ErrorCounter: Sendable {
   private var limit = ErrorLimit()
   /// A line too long was found: the check ends there.
@@ -52,29 +54,40 @@ public struct ErrorCounter: Sendable {
   /// The syntax errors found so far; counting stops past the limit.
   public var errors: Int { limit.errors }
 
+  /// Whether an error passed the limit: the check ends with
+  /// `ErrorLimit.message`.
+  public var passed: Bool { limit.passed }
+
   /// Whether the check is over the limit, or has ended at a line too long:
   /// reading may stop.
   public var isDone: Bool { ended || limit.passed }
 
   /// Counts the errors of the lines of `text` (all of the text read so
-  /// far) that end with a `\n`, and with `final` the last line too. False
-  /// when reading may stop: past the error limit, or at a line too long
-  /// (the check ends there).
-  public mutating func count(_ text: UnsafeBufferPointer<UInt8>, final: Bool) -> Bool {
+  /// far) that end with a `\n`, and with `final` the last line too, and
+  /// hands each one that is within the limit to `report` (its message,
+  /// line and column). False when reading may stop: past the error limit,
+  /// or at a line too long (the check ends there). `knownASCII`: all of
+  /// `text` is known to be ASCII.
+  public mutating func count(
+    _ text: UnsafeBufferPointer<UInt8>, final: Bool, knownASCII: Bool = false,
+    report: (_ message: String, _ line: Int, _ column: Int) -> Void = { _, _, _ in }
+  ) -> Bool {
     var lines = SourcedLines(text, from: position)
     lines.partial = !final
     defer { position = lines.position }
     while !isDone, let line = lines.next() {
       guard let bytes = line.bytes else {
-        _ = limit.admit()
+        if limit.admit() { report(LineParser.tooLongMessage, line.number, 1) }
         ended = true
         break
       }
-      var parser = LineParser(bytes)
+      var parser = LineParser(bytes, knownASCII: knownASCII)
       while !limit.passed {
         let item = parser.nextItem()
         if case .end = item { break }
-        if case .error = item { _ = limit.admit() }
+        if case .error(let error) = item, limit.admit() {
+          report(error.message, line.number, error.column)
+        }
       }
     }
     return !isDone

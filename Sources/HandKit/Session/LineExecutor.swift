@@ -251,41 +251,28 @@ public struct LineExecutor: Sendable {
       let ascii = LineParser.isASCII(text)
       // The whole file first: any syntax error, and none of it runs. At
       // most `ErrorLimit.count` are reported; the next one stops the check.
-      var limit = ErrorLimit()
-      var lines = SourcedLines(text)
-      // The sink is asked every 64 KiB whether to abandon FILE (Ctrl-C).
-      var sinceAsked = 0
-      check: while !checked, let line = lines.next() {
-        sinceAsked += (line.bytes?.count ?? 0) + 1
-        if sinceAsked >= 1 << 16 {
-          sinceAsked = 0
-          if let failure = sink.checkInterrupted() {
+      // In pieces of 64 KiB, the sink asked before each whether to abandon
+      // FILE (Ctrl-C).
+      if !checked {
+        var check = ErrorCounter()
+        var end = 0
+        repeat {
+          if end > 0, let failure = sink.checkInterrupted() {
             throw .cannotRead(file: file, reason: failure.reason)
           }
-        }
-        guard let bytes = line.bytes else {
-          guard limit.admit() else { break check }
-          sink.diagnose(
-            LineParser.tooLongMessage,
-            at: SourceLocation(source: shown, line: line.number, column: 1))
-          break
-        }
-        var parser = LineParser(bytes, knownASCII: ascii)
-        while true {
-          let item = parser.nextItem()
-          if case .end = item { break }
-          if case .error(let error) = item {
-            guard limit.admit() else { break check }
-            sink.diagnose(
-              error.message,
-              at: SourceLocation(source: shown, line: line.number, column: error.column))
+          end = min(end + (1 << 16), text.count)
+          let piece = UnsafeBufferPointer(rebasing: text[..<end])
+          let going = check.count(piece, final: end == text.count, knownASCII: ascii) {
+            message, line, column in
+            sink.diagnose(message, at: SourceLocation(source: shown, line: line, column: column))
           }
-        }
+          guard going else { break }
+        } while end < text.count
+        if check.passed { sink.diagnose(ErrorLimit.message, in: shown) }
+        guard check.errors == 0 else { throw .sourceFailed }
       }
-      if limit.passed { sink.diagnose(ErrorLimit.message, in: shown) }
-      guard limit.errors == 0 else { throw .sourceFailed }
       var failed = false
-      lines = SourcedLines(text)
+      var lines = SourcedLines(text)
       while let line = lines.next(), let bytes = line.bytes {
         sources[sources.count - 1].line = line.number
         var parser = LineParser(bytes, knownASCII: ascii)
