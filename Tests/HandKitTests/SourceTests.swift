@@ -106,6 +106,32 @@ import Testing
     #expect(executor.session.history.count == 2)
   }
 
+  /// A large FILE is checked in pieces: an error on a line that a piece
+  /// cuts in two is reported once, at its line and column, the error limit
+  /// counts across pieces, and a `\r\n` file reads as a `\n` one.
+  @Test func errorsAcrossTheCheckPiecesAreEachReportedOnce() {
+    var (executor, sink) = (executor(), MemorySink())
+    // 16 bytes a line: line 4097 starts at 65 536, where a piece ends.
+    let filler = String(repeating: "add # 123456789\r\n".dropLast(2) + "\n", count: 4094)
+    let bad = "mv 1\r\n" + "add; bogus 12345\n" + "  add 9x  # 1234\n"
+    sink.files["big.hand"] = Array((filler + bad + "ok?\n").utf8)
+    #expect(enter("source big.hand", &executor, &sink) == .failed)
+    #expect(
+      sink.log == [
+        "big.hand:4095:1: error: missing argument (usage: mv A B)",
+        "big.hand:4096:6: error: unknown command 'bogus'",
+        "big.hand:4097:7: error: invalid card '9x'",
+        "big.hand:4098:1: error: unknown command 'ok?'",
+      ])
+    var many = MemorySink()
+    many.files["many.hand"] = Array(
+      (filler + String(repeating: "nope\n", count: ErrorLimit.count + 5)).utf8)
+    #expect(enter("source many.hand", &executor, &many) == .failed)
+    #expect(many.log.count == ErrorLimit.count + 1)
+    #expect(many.log.last == "many.hand: error: too many errors, stopping")
+    #expect(executor.session.history.count == 1)
+  }
+
   /// Ctrl-C while a large FILE is checked: FILE is abandoned as unread at
   /// once (the sink is asked as the check goes, not only once it is over),
   /// nothing of it runs, and the rest of the line is skipped.

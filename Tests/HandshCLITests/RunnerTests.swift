@@ -127,7 +127,7 @@ struct RunnerTests {
       var lines = TextLines(text: text)
       lines.forEachLine { event in
         guard case .line(let line) = event else { return true }
-        return runner.run(line, source: "s.hand") == .next
+        return runner.run(line, source: "s.hand") == .finished
       }
     }
     #expect(byLines.out == held)

@@ -327,7 +327,9 @@ public struct HandDocument: Sendable {
         if case .end = item { break }
         guard case .command(let next, let span) = item else { continue }
         if span.lowerBound + content.lowerBound >= first.lowerBound { break }
-        guard executor.run(next, span: span, parser: &parser, sink: &sink) == .ran else { break }
+        guard executor.run(next, span: span, parser: &parser, sink: &sink) == .finished else {
+          break
+        }
         // What it printed is of no use here.
         sink.out.removeAll(keepingCapacity: true)
         sink.lines.removeAll(keepingCapacity: true)

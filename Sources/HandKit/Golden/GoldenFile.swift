@@ -2,14 +2,14 @@
 /// command line's, then the file's own shebang line on top.
 public struct GoldenSettings: Sendable, Equatable {
   public var seed: UInt64 = 0
-  public var limit = 5
+  public var limit = Session.defaultLimit
   public var ascii = false
   public var json = false
   public var echo = false
   public var quiet = false
 
   public init(
-    seed: UInt64 = 0, limit: Int = 5, ascii: Bool = false, json: Bool = false,
+    seed: UInt64 = 0, limit: Int = Session.defaultLimit, ascii: Bool = false, json: Bool = false,
     echo: Bool = false, quiet: Bool = false
   ) {
     self.seed = seed
@@ -118,16 +118,12 @@ public struct GoldenFile: Sendable {
     while start < text.count {
       let newline = text[start...].firstIndex(of: 0x0A)
       let end = newline.map { $0 + 1 } ?? text.count
-      var contentEnd = newline ?? text.count
-      if contentEnd > start, text[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-      if crlf == nil, newline != nil { crlf = contentEnd < (newline ?? 0) }
-      var first = start
-      if lines.isEmpty, text[start...].starts(with: [0xEF, 0xBB, 0xBF]), contentEnd - start >= 3 {
-        first += 3
-      }
+      let content = lineContent(
+        start..<(newline ?? text.count), number: lines.count + 1, in: text)
+      if crlf == nil, newline != nil { crlf = content.upperBound < (newline ?? 0) }
       lines.append(
         PhysicalLine(
-          start: first, contentEnd: contentEnd, end: end, rawStart: start,
+          start: content.lowerBound, contentEnd: content.upperBound, end: end, rawStart: start,
           length: (newline ?? text.count) - start))
       start = end
     }

@@ -14,7 +14,7 @@ package enum Shell: String, CaseIterable, Sendable {
 package struct Options: Equatable {
   package var command: [UInt8]?
   package var seed: UInt64?
-  package var limit = 5
+  package var limit = Session.defaultLimit
   package var keepGoing = false
   package var checkOnly = false
   package var quiet = false

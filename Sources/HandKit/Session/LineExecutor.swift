@@ -88,23 +88,23 @@ extension CommandSink {
   @inlinable public mutating func changed(_ move: CursorMove?, history: History) {}
 }
 
-/// How the commands of a line ended.
+/// How a command, a line of commands or a whole run ended: the one answer
+/// of every runner, from one command up to a SCRIPT.
 public enum LineEnd: Sendable, Equatable {
-  /// Every command of the line ran (with `keepGoing`, some may have failed).
+  /// Everything ran (with `keepGoing`, some commands may have failed).
   case finished
-  /// A command failed and the rest of the line was skipped.
+  /// A command failed and the rest was skipped.
   case failed
   /// `quit` or `exit` ran.
   case quit
   /// The sink asked to stop.
   case stopped
-}
 
-/// How one command ended.
-public enum CommandEnd: Sendable, Equatable {
-  case ran, failed, quit
-  /// The sink asked to stop.
-  case stopped
+  /// Whether a run goes on after this: it finished, or it failed and
+  /// `keepGoing` (`-k`) lets it go on.
+  @inlinable public func goesOn(keepGoing: Bool) -> Bool {
+    self == .finished || (keepGoing && self == .failed)
+  }
 }
 
 /// Runs lines of commands through a session and writes what they show: the
@@ -158,12 +158,8 @@ public struct LineExecutor: Sendable {
       let item = parser.nextItem()
       if case .end = item { break }
       guard case .command(let command, let span) = item else { continue }
-      switch run(command, span: span, parser: &parser, keepGoing: keepGoing, sink: &sink) {
-      case .ran: break
-      case .failed: if !keepGoing { return .failed }
-      case .quit: return .quit
-      case .stopped: return .stopped
-      }
+      let end = run(command, span: span, parser: &parser, keepGoing: keepGoing, sink: &sink)
+      guard end.goesOn(keepGoing: keepGoing) else { return end }
     }
     return .finished
   }
@@ -174,7 +170,7 @@ public struct LineExecutor: Sendable {
   @inlinable public mutating func run<Sink: CommandSink>(
     _ command: consuming Command, span: Range<Int>, parser: inout LineParser,
     keepGoing: Bool = false, sink: inout Sink
-  ) -> CommandEnd {
+  ) -> LineEnd {
     if echo { renderer.writeEcho(parser.words(in: span), to: &sink.out) }
     do throws(CommandError) {
       // `save` and `source` reach outside the session: they are done here.
@@ -205,14 +201,14 @@ public struct LineExecutor: Sendable {
     } catch {
       return report(error, span: span, parser: &parser, sink: &sink)
     }
-    return sink.commandDone() ? .ran : .stopped
+    return sink.commandDone() ? .finished : .stopped
   }
 
   /// Reports the failure of the command at `span`: out of line, so that a
   /// command that ran carries no failure to destroy.
   @usableFromInline mutating func report<Sink: CommandSink>(
     _ failure: CommandError, span: Range<Int>, parser: inout LineParser, sink: inout Sink
-  ) -> CommandEnd {
+  ) -> LineEnd {
     // A sourced file's failure was reported at its own line; at the
     // prompt, the `source` is then pointed at like any failed command.
     if failure == .sourceFailed {
@@ -255,50 +251,28 @@ public struct LineExecutor: Sendable {
       let ascii = LineParser.isASCII(text)
       // The whole file first: any syntax error, and none of it runs. At
       // most `ErrorLimit.count` are reported; the next one stops the check.
-      var errors = 0
-      var stopped = false
-      var lines = SourcedLines(text)
-      // The sink is asked every 64 KiB whether to abandon FILE (Ctrl-C).
-      var sinceAsked = 0
-      check: while !checked, let line = lines.next() {
-        sinceAsked += (line.bytes?.count ?? 0) + 1
-        if sinceAsked >= 1 << 16 {
-          sinceAsked = 0
-          if let failure = sink.checkInterrupted() {
+      // In pieces of 64 KiB, the sink asked before each whether to abandon
+      // FILE (Ctrl-C).
+      if !checked {
+        var check = ErrorCounter()
+        var end = 0
+        repeat {
+          if end > 0, let failure = sink.checkInterrupted() {
             throw .cannotRead(file: file, reason: failure.reason)
           }
-        }
-        guard let bytes = line.bytes else {
-          guard errors < ErrorLimit.count else {
-            stopped = true
-            break check
+          end = min(end + (1 << 16), text.count)
+          let piece = UnsafeBufferPointer(rebasing: text[..<end])
+          let going = check.count(piece, final: end == text.count, knownASCII: ascii) {
+            message, line, column in
+            sink.diagnose(message, at: SourceLocation(source: shown, line: line, column: column))
           }
-          sink.diagnose(
-            LineParser.tooLongMessage,
-            at: SourceLocation(source: shown, line: line.number, column: 1))
-          errors += 1
-          break
-        }
-        var parser = LineParser(bytes, knownASCII: ascii)
-        while true {
-          let item = parser.nextItem()
-          if case .end = item { break }
-          if case .error(let error) = item {
-            guard errors < ErrorLimit.count else {
-              stopped = true
-              break check
-            }
-            sink.diagnose(
-              error.message,
-              at: SourceLocation(source: shown, line: line.number, column: error.column))
-            errors += 1
-          }
-        }
+          guard going else { break }
+        } while end < text.count
+        if check.passed { sink.diagnose(ErrorLimit.message, in: shown) }
+        guard check.errors == 0 else { throw .sourceFailed }
       }
-      if stopped { sink.diagnose(ErrorLimit.message, in: shown) }
-      guard errors == 0 else { throw .sourceFailed }
       var failed = false
-      lines = SourcedLines(text)
+      var lines = SourcedLines(text)
       while let line = lines.next(), let bytes = line.bytes {
         sources[sources.count - 1].line = line.number
         var parser = LineParser(bytes, knownASCII: ascii)
@@ -307,11 +281,12 @@ public struct LineExecutor: Sendable {
           if case .end = item { break }
           guard case .command(let command, let span) = item else { continue }
           switch run(command, span: span, parser: &parser, keepGoing: keepGoing, sink: &sink) {
-          case .ran: break
+          case .finished: break
           case .failed:
             failed = true
             if !keepGoing { throw .sourceFailed }
           case .quit:
+            // `quit` ends FILE only.
             if failed { throw .sourceFailed }
             return true
           case .stopped: return false
@@ -326,8 +301,8 @@ public struct LineExecutor: Sendable {
   /// Shows what an outcome asks for.
   @usableFromInline func show<Sink: CommandSink>(_ outcome: Outcome, sink: inout Sink) {
     switch outcome {
-    // `run` writes the hand line, and does `save` and `source` itself.
-    case .changed, .nothing, .quit, .save, .source: break
+    // `run` writes the hand line.
+    case .changed, .nothing, .quit: break
     case .show: renderer.writeShow(session.history, to: &sink.out)
     case .deck: renderer.writeDeck(session.history, to: &sink.out)
     case .history(tree: false):

@@ -14,11 +14,5 @@ public enum Outcome: Sendable, Equatable {
   /// `limit` without N: write the limit.
   case limit(Int)
   case help(CommandName?)
-  /// Write the script of the current version (`SavedScript`) to the
-  /// command's FILE (I/O is the shell's job).
-  case save
-  /// Run the script that the command's FILE names in this session (reading
-  /// it is the shell's job).
-  case source
   case quit
 }

@@ -10,7 +10,11 @@ public struct Session: Sendable {
   /// moves between two games, which need not be shuffled again each time.
   private var dealtBefore: Game
 
-  public init(seed: UInt64, limit: Int = 5) {
+  /// The hand limit a session starts with, unless told another
+  /// (handsh(1), OPTIONS, --limit): the one place it is written.
+  public static let defaultLimit = 5
+
+  public init(seed: UInt64, limit: Int = Session.defaultLimit) {
     history = History(seed: seed, limit: min(max(limit, 1), 52))
     dealt = Game(seed: seed)
     dealtBefore = dealt
@@ -115,8 +119,9 @@ public struct Session: Sendable {
     case .show: return .show
     case .deck: return .deck
     case .history(let tree): return .history(tree: tree)
-    case .save: return .save
-    case .source: return .source
+    // They reach outside the session: `LineExecutor` does them, and never
+    // hands them here.
+    case .save, .source: return .nothing
     case .help(let topic): return .help(topic)
     case .quit: return .quit
     }

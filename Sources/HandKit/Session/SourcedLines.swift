@@ -1,7 +1,29 @@
+/// The content of a line of a text, given where it lies without its `\n`:
+/// a trailing `\r` dropped, and on line 1 (`number`) a byte-order mark
+/// (handsh(1), DESCRIPTION). The one place that says what a line holds,
+/// for every reader of lines: a SCRIPT, `-c`, stdin, the prompt, a sourced
+/// FILE, a golden file.
+@inlinable @inline(__always)
+public func lineContent<Text: RandomAccessCollection<UInt8>>(
+  _ line: Range<Int>, number: Int, in text: Text
+) -> Range<Int> where Text.Index == Int {
+  var (begin, end) = (line.lowerBound, line.upperBound)
+  if end > begin, text[end - 1] == 0x0D { end -= 1 }
+  if number == 1, end - begin >= 3, text[begin] == 0xEF, text[begin + 1] == 0xBB,
+    text[begin + 2] == 0xBF
+  {
+    begin += 3
+  }
+  // `begin <= end` holds: checking it again costs every line of a script.
+  return Range(uncheckedBounds: (begin, end))
+}
+
 /// The lines of a sourced file, as a SCRIPT's are read (handsh(1),
-/// DESCRIPTION): cut at `\n`, a trailing `\r` and the byte-order mark of
-/// line 1 dropped, the last line counted without a final `\n`. A line over
-/// the length limit has no bytes and is the last one handed out.
+/// DESCRIPTION): cut at `\n`, their content as `lineContent` says, the last
+/// line counted without a final `\n`. A line over the length limit has no
+/// bytes and is the last one handed out. A text still being read (`partial`)
+/// hands out only its lines whose `\n` has come; `position` is where a later
+/// pass over more of the text goes on.
 @usableFromInline struct SourcedLines {
   @usableFromInline struct Line {
     @usableFromInline let number: Int
@@ -9,30 +31,41 @@
     @usableFromInline let bytes: UnsafeBufferPointer<UInt8>?
   }
 
-  private let text: UnsafeBufferPointer<UInt8>
-  private var start = 0
-  private var number = 0
+  /// Where the next line starts, its number, and how far the search for
+  /// its `\n` has gone (so a long line read in pieces is searched once).
+  @usableFromInline struct Position: Sendable {
+    var start = 0
+    var number = 1
+    var searched = 0
+    @usableFromInline init() {}
+  }
 
-  @usableFromInline init(_ text: UnsafeBufferPointer<UInt8>) { self.text = text }
+  private let text: UnsafeBufferPointer<UInt8>
+  @usableFromInline private(set) var position: Position
+  /// The text ends inside a line that may go on: it is not handed out.
+  @usableFromInline var partial = false
+
+  @usableFromInline init(_ text: UnsafeBufferPointer<UInt8>, from position: Position = Position()) {
+    self.text = text
+    self.position = position
+  }
 
   @usableFromInline mutating func next() -> Line? {
+    let start = position.start
     guard start < text.count else { return nil }
-    var end = start
+    var end = max(start, position.searched)
     while end < text.count, text[end] != 0x0A { end += 1 }
-    number += 1
-    defer { start = end + 1 }
+    position.searched = end
+    guard end < text.count || !partial else { return nil }
+    let number = position.number
+    position.number += 1
     guard end - start <= LineParser.maximumLineLength else {
       // Reading ends here, as a SCRIPT's does.
-      end = text.count
+      position.start = text.count
       return Line(number: number, bytes: nil)
     }
-    var (begin, stop) = (start, end)
-    if stop > begin, text[stop - 1] == 0x0D { stop -= 1 }
-    if number == 1, stop - begin >= 3, text[begin] == 0xEF, text[begin + 1] == 0xBB,
-      text[begin + 2] == 0xBF
-    {
-      begin += 3
-    }
-    return Line(number: number, bytes: UnsafeBufferPointer(rebasing: text[begin..<stop]))
+    position.start = end + 1
+    let content = lineContent(start..<end, number: number, in: text)
+    return Line(number: number, bytes: UnsafeBufferPointer(rebasing: text[content]))
   }
 }

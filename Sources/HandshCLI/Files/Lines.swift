@@ -37,19 +37,16 @@ package protocol LineSource {
   mutating func forEachLine(_ body: (LineEvent) -> Bool)
 }
 
-/// Hands on one line's bytes (its `\n` already cut off): drops a trailing
-/// `\r`, and the byte-order mark of line 1. False when `body` asks to stop.
+/// Hands on one line's bytes (its `\n` already cut off), as `lineContent`
+/// says. False when `body` asks to stop.
 private func emit(
   _ bytes: UnsafeBufferPointer<UInt8>, number: Int, ascii: Bool, limit: Int, offset: Int = 0,
   _ body: (LineEvent) -> Bool
 ) -> Bool {
   guard bytes.count <= limit else { return body(.tooLong(number: number)) }
-  var begin = 0
-  var end = bytes.count
-  if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
-  if number == 1, end >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { begin = 3 }
+  let content = lineContent(0..<bytes.count, number: number, in: bytes)
   let line = Line(
-    number: number, bytes: UnsafeBufferPointer(rebasing: bytes[begin..<end]), isASCII: ascii,
+    number: number, bytes: UnsafeBufferPointer(rebasing: bytes[content]), isASCII: ascii,
     offset: offset)
   return body(.line(line))
 }

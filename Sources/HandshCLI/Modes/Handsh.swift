@@ -181,7 +181,7 @@ package enum Handsh {
       if let failure = stdin.failure { return readFailed(failure, &runner) }
       return runner.failed ? 1 : 0
     case .text(let source, let interactive):
-      let flow: Flow
+      let flow: LineEnd
       switch source {
       case .command(let text):
         flow = runner.runText(text, name: "<command line>")

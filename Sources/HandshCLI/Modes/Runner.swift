@@ -7,15 +7,6 @@ import HandKit
   import Musl
 #endif
 
-/// What the loop does after a line.
-enum Flow {
-  case next
-  /// A failure stops the run (no `-k`).
-  case stop
-  /// `quit` or `exit`.
-  case quit
-}
-
 /// Runs lines through the session and writes what they show: the one loop
 /// that scripts, stdin, `-c` and the prompt share. Running a line's commands
 /// is `LineExecutor`'s job (golden tests use it too); this adds the rules of
@@ -66,18 +57,14 @@ struct Runner {
 
   /// Runs the commands of a line already checked for syntax errors. At the
   /// prompt (no `source`) a failure skips the rest of the line and the
-  /// session goes on; in a script it stops the run, unless `-k`.
-  mutating func run(_ line: Line, source: String?) -> Flow {
+  /// session goes on (the line counts as finished); in a script it stops
+  /// the run, unless `-k`.
+  mutating func run(_ line: Line, source: String?) -> LineEnd {
     sink.location = (source, line.number)
     let keepGoing = options.keepGoing && source != nil
     let end = executor.run(line.bytes, knownASCII: line.isASCII, keepGoing: keepGoing, sink: &sink)
-    if recoverJournal() { return source == nil ? .next : .stop }
-    switch end {
-    case .finished: return .next
-    case .failed: return source == nil ? .next : .stop
-    case .quit: return .quit
-    case .stopped: return .stop
-    }
+    if recoverJournal() { return source == nil ? .finished : .stopped }
+    return source == nil && end == .failed ? .finished : end
   }
 
   /// After a journal write that failed (handsh(1), JOURNAL): says so, and
@@ -104,23 +91,23 @@ struct Runner {
 
   /// A line entered at the prompt: checked, then run by the prompt's rules,
   /// and recorded with `--record`.
-  mutating func enter(_ bytes: [UInt8]) -> Flow {
+  mutating func enter(_ bytes: [UInt8]) -> LineEnd {
     guard bytes.count <= lineLimit else {
       reportTooLong(line: 1, source: nil)
-      return .next
+      return .finished
     }
     if recorder != nil { sink.effects = [] }
     if sink.pointsAtFailures { sink.enteredLine = bytes }
     defer { sink.enteredLine = nil }
-    let flow = bytes.withUnsafeBufferPointer { buffer -> Flow in
+    let end = bytes.withUnsafeBufferPointer { buffer -> LineEnd in
       let line = Line(number: 1, bytes: buffer)
-      if check(line, source: nil) > 0 { return .next }
+      if check(line, source: nil) > 0 { return .finished }
       return run(line, source: nil)
     }
     recorder?.entered(bytes, effects: sink.effects ?? [])
     sink.effects = nil
     syncJournal()
-    return flow
+    return end
   }
 
   // MARK: Whole runs
@@ -129,7 +116,7 @@ struct Runner {
   /// `runScript`), with the commands run ahead meanwhile.
   struct TextCheck {
     var ahead: RunAhead
-    var errors = 0
+    var limit = ErrorLimit()
     /// Where the next pass over more of the text starts.
     var next = (offset: 0, line: 1)
     /// The check ended: at the error limit, or at a line too long.
@@ -139,7 +126,7 @@ struct Runner {
   /// A `-c` text (handsh(1), DESCRIPTION): nothing runs unless the whole
   /// text is free of syntax errors. The commands run ahead while the text
   /// is checked (`RunAhead`), and from where that paused once it is.
-  mutating func runText(_ text: [UInt8], name: String) -> Flow {
+  mutating func runText(_ text: [UInt8], name: String) -> LineEnd {
     var state = TextCheck(
       ahead: RunAhead(
         from: session, enabled: !options.checkOnly, journaling: output.journal != nil))
@@ -151,7 +138,7 @@ struct Runner {
   /// A SCRIPT, as `runText`, checked as it is read: reading stops where
   /// the check does (a line too long, the error limit), so endless noise
   /// ends at once. The read error when it cannot be read.
-  mutating func runScript(_ path: [UInt8], name: String) -> Result<Flow, SystemError> {
+  mutating func runScript(_ path: [UInt8], name: String) -> Result<LineEnd, SystemError> {
     var state = TextCheck(
       ahead: RunAhead(
         from: session, enabled: !options.checkOnly, journaling: output.journal != nil))
@@ -177,7 +164,10 @@ struct Runner {
     _ text: inout [UInt8], final: Bool, name: String, _ state: inout TextCheck
   ) -> Bool {
     guard !state.ended else { return false }
-    var overLimit = false
+    // Apart from `state` while the lines are read: asked through `state`,
+    // the limit cost every line of a script 5 instructions.
+    var limit = state.limit
+    defer { state.limit = limit }
     // A scope of its own: `lines` shares the text, and must be gone before
     // the text is cut, or the cut would copy it.
     let tooLong: Int? = {
@@ -190,12 +180,8 @@ struct Runner {
         // there is no item left to destroy.
         switch consume item {
         case .error(let error):
-          guard state.errors < ErrorLimit.count else {
-            overLimit = true
-            return false
-          }
+          guard limit.admit() else { return false }
           report(error.message, line: line.number, column: error.column, source: name)
-          state.errors += 1
           state.ahead.pause(at: position)
         case .command(let command, let span):
           state.ahead.run(command, span: span, parser: &parser, at: position, executor: &executor)
@@ -204,21 +190,16 @@ struct Runner {
         return true
       }
     }()
-    if state.next.offset > 0, state.ahead.pausedAt == nil || state.errors > 0 {
+    if state.next.offset > 0, state.ahead.pausedAt == nil || limit.errors > 0 {
       text.removeSubrange(..<min(state.next.offset, text.count))
       state.next.offset = 0
     }
-    if let tooLong, !overLimit {
+    if let tooLong, !limit.passed {
       // Like a syntax error; the text ends there (handsh(1), DESCRIPTION).
-      if state.errors < ErrorLimit.count {
-        reportTooLong(line: tooLong, source: name)
-      } else {
-        overLimit = true
-      }
-      state.errors += 1
+      if limit.admit() { reportTooLong(line: tooLong, source: name) }
       state.ended = true
     }
-    if overLimit {
+    if limit.passed {
       sink.diagnose(ErrorLimit.message, in: name)
       state.ended = true
     }
@@ -228,20 +209,20 @@ struct Runner {
   /// After the check of a whole text: nothing runs if it found an error;
   /// else the output held while running ahead goes out, and the run goes
   /// on from where running ahead paused.
-  private mutating func finish(_ text: [UInt8], name: String, _ state: TextCheck) -> Flow {
+  private mutating func finish(_ text: [UInt8], name: String, _ state: TextCheck) -> LineEnd {
     let ahead = state.ahead
-    guard state.errors == 0 else {
+    guard state.limit.errors == 0 else {
       ahead.rollBack(&executor)
-      return .stop
+      return .failed
     }
     ahead.commit(to: &output, history: session.history, renderer: executor.renderer)
     // The lines of the commands run ahead could not be written.
     if output.journal != nil {
       output.flush()
-      if recoverJournal(text: name) { return .stop }
+      if recoverJournal(text: name) { return .stopped }
     }
-    guard let resume = ahead.pausedAt, !options.checkOnly else { return .next }
-    var flow = Flow.next
+    guard let resume = ahead.pausedAt, !options.checkOnly else { return .finished }
+    var end = LineEnd.finished
     // The run goes on from the line where it paused, not over the lines
     // before it again.
     var lines = TextLines(text: text)
@@ -251,30 +232,19 @@ struct Runner {
         return true
       }
       sink.location = (name, line.number)
-      let end = executor.run(
+      end = executor.run(
         command, span: span, parser: &parser, keepGoing: options.keepGoing, sink: &sink)
-      if recoverJournal() {
-        flow = .stop
-        return false
-      }
-      switch end {
-      case .ran: return true
-      case .failed:
-        if options.keepGoing { return true }
-        flow = .stop
-      case .quit: flow = .quit
-      case .stopped: flow = .stop
-      }
-      return false
+      if recoverJournal() { end = .stopped }
+      return end.goesOn(keepGoing: options.keepGoing)
     }
-    return flow
+    return end.goesOn(keepGoing: options.keepGoing) ? .finished : end
   }
 
   /// stdin as lines arrive: each line is checked, then run, before the next
   /// is read. With no `name`, the prompt's rules: errors read
   /// `error: MESSAGE` and the session goes on.
-  mutating func runStream<Source: LineSource>(_ lines: inout Source, name: String?) -> Flow {
-    var flow = Flow.next
+  mutating func runStream<Source: LineSource>(_ lines: inout Source, name: String?) -> LineEnd {
+    var end = LineEnd.finished
     lines.forEachLine { event in
       switch event {
       case .waiting:
@@ -286,19 +256,18 @@ struct Runner {
         // Like a syntax error: the line runs none of it (handsh(1), DESCRIPTION).
         reportTooLong(line: number, source: name)
         if options.checkOnly || options.keepGoing || name == nil { return true }
-        flow = .stop
+        end = .failed
       case .line(let line):
         if check(line, source: name) > 0 {
           if options.checkOnly || options.keepGoing || name == nil { return true }
-          flow = .stop
+          end = .failed
         } else if !options.checkOnly {
-          flow = run(line, source: name)
+          end = run(line, source: name)
         }
       }
-      if case .next = flow { return true }
-      return false
+      return end.goesOn(keepGoing: options.keepGoing)
     }
-    return flow
+    return end
   }
 
   // MARK: Diagnostics

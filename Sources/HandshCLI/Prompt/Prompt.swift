@@ -136,7 +136,7 @@ enum PromptEnd {
 
 /// One line entered at the prompt, or one line of a paste: into the history,
 /// then checked and run as a whole (handsh(1), THE PROMPT).
-func enter(_ line: [UInt8], _ runner: inout Runner, _ history: inout HistoryFile) -> Flow {
+func enter(_ line: [UInt8], _ runner: inout Runner, _ history: inout HistoryFile) -> LineEnd {
   // A line over the limit runs nothing, and is no line to recall either.
   if line.count <= lineLimit { history.add(line) }
   // One echo of the line with marks under every offending word, before
