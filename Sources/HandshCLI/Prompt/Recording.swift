@@ -18,7 +18,8 @@ final class Recorder {
     let options = runner.options
     shebang = ShebangOptions.line(
       seed: runner.session.history.seed(of: runner.session.current),
-      limit: options.limit != Session.defaultLimit ? options.limit : nil, ascii: options.ascii, json: options.json,
+      limit: options.limit != Session.defaultLimit ? options.limit : nil, ascii: options.ascii,
+      json: options.json,
       echo: options.echo, quiet: options.quiet)
   }
 
