@@ -170,6 +170,23 @@ import Testing
     #expect(sink.log == ["7H", "1  7H"])
   }
 
+  @Test func aFailureBeforeQuitStillFailsSourceWithKeepGoing() {
+    var (executor, sink) = (executor(), MemorySink())
+    sink.files["q.hand"] = Array("add; del 9; quit; add\nadd\n".utf8)
+    var failed = false
+    let line = Array("source q.hand; add".utf8)
+    let end = line.withUnsafeBufferPointer {
+      executor.run($0, knownASCII: true, keepGoing: true, failed: &failed, sink: &sink)
+    }
+    sink.takeOutput()
+    #expect(end == .finished)
+    #expect(failed)
+    #expect(
+      sink.log == [
+        "7H", "q.hand:1:6: error: no card at position 9 (hand has 1 card)", "3C 7H",
+      ])
+  }
+
   @Test func filesNestSixteenDeep() {
     var (executor, sink) = (executor(), MemorySink())
     for level in 1...17 {

@@ -153,12 +153,25 @@ public struct LineExecutor: Sendable {
     _ line: UnsafeBufferPointer<UInt8>, knownASCII: Bool = false, keepGoing: Bool = false,
     sink: inout Sink
   ) -> LineEnd {
+    var failed = false
+    return run(line, knownASCII: knownASCII, keepGoing: keepGoing, failed: &failed, sink: &sink)
+  }
+
+  /// The one step that runs a line's commands, for every runner of lines
+  /// in the core (stdin and the prompt through `run`, a sourced FILE, a
+  /// golden test): as `run`, and sets `failed` when a command failed, which
+  /// with `keepGoing` the line's end does not say.
+  @inlinable public mutating func run<Sink: CommandSink>(
+    _ line: UnsafeBufferPointer<UInt8>, knownASCII: Bool, keepGoing: Bool, failed: inout Bool,
+    sink: inout Sink
+  ) -> LineEnd {
     var parser = LineParser(line, knownASCII: knownASCII)
     while !parser.finished {
       let item = parser.nextItem()
       if case .end = item { break }
       guard case .command(let command, let span) = item else { continue }
       let end = run(command, span: span, parser: &parser, keepGoing: keepGoing, sink: &sink)
+      if end == .failed { failed = true }
       guard end.goesOn(keepGoing: keepGoing) else { return end }
     }
     return .finished
@@ -271,26 +284,20 @@ public struct LineExecutor: Sendable {
         if check.passed { sink.diagnose(ErrorLimit.message, in: shown) }
         guard check.errors == 0 else { throw .sourceFailed }
       }
+      // Whether a command of FILE failed: with `keepGoing` FILE goes on.
       var failed = false
       var lines = SourcedLines(text)
       while let line = lines.next(), let bytes = line.bytes {
         sources[sources.count - 1].line = line.number
-        var parser = LineParser(bytes, knownASCII: ascii)
-        while true {
-          let item = parser.nextItem()
-          if case .end = item { break }
-          guard case .command(let command, let span) = item else { continue }
-          switch run(command, span: span, parser: &parser, keepGoing: keepGoing, sink: &sink) {
-          case .finished: break
-          case .failed:
-            failed = true
-            if !keepGoing { throw .sourceFailed }
-          case .quit:
-            // `quit` ends FILE only.
-            if failed { throw .sourceFailed }
-            return true
-          case .stopped: return false
-          }
+        switch run(bytes, knownASCII: ascii, keepGoing: keepGoing, failed: &failed, sink: &sink) {
+        case .finished: break
+        // Without `keepGoing`: a failure ends FILE.
+        case .failed: throw .sourceFailed
+        case .quit:
+          // `quit` ends FILE only.
+          if failed { throw .sourceFailed }
+          return true
+        case .stopped: return false
         }
       }
       if failed { throw .sourceFailed }
