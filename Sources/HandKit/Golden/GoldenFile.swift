@@ -114,18 +114,19 @@ public struct GoldenFile: Sendable {
     self.text = text
     var lines: [PhysicalLine] = []
     var crlf: Bool?
-    var start = 0
-    while start < text.count {
-      let newline = text[start...].firstIndex(of: 0x0A)
-      let end = newline.map { $0 + 1 } ?? text.count
-      let content = lineContent(
-        start..<(newline ?? text.count), number: lines.count + 1, in: text)
-      if crlf == nil, newline != nil { crlf = content.upperBound < (newline ?? 0) }
-      lines.append(
-        PhysicalLine(
-          start: content.lowerBound, contentEnd: content.upperBound, end: end, rawStart: start,
-          length: (newline ?? text.count) - start))
-      start = end
+    // Cut as every text is; a line too long is reported at its run.
+    text.withUnsafeBufferPointer { buffer in
+      var cut = SourcedLines(buffer)
+      cut.keepsLongLines = true
+      while let line = cut.next() {
+        let newline = line.range.upperBound < buffer.count
+        if crlf == nil, newline { crlf = line.content.upperBound < line.range.upperBound }
+        lines.append(
+          PhysicalLine(
+            start: line.content.lowerBound, contentEnd: line.content.upperBound,
+            end: newline ? line.range.upperBound + 1 : buffer.count,
+            rawStart: line.range.lowerBound, length: line.range.count))
+      }
     }
     self.lines = lines
     self.crlf = crlf ?? false

@@ -18,16 +18,24 @@ public func lineContent<Text: RandomAccessCollection<UInt8>>(
   return Range(uncheckedBounds: (begin, end))
 }
 
-/// The lines of a sourced file, as a SCRIPT's are read (handsh(1),
-/// DESCRIPTION): cut at `\n`, their content as `lineContent` says, the last
-/// line counted without a final `\n`. A line over the length limit has no
-/// bytes and is the last one handed out. A text still being read (`partial`)
-/// hands out only its lines whose `\n` has come; `position` is where a later
-/// pass over more of the text goes on.
+/// The lines of a text, as a SCRIPT's are read (handsh(1), DESCRIPTION):
+/// cut at `\n`, their content as `lineContent` says, the last line counted
+/// without a final `\n`. The one cutter of lines in the core: a sourced
+/// FILE and its check, a journal, a golden file. A line over the length
+/// limit has no bytes and is the last one handed out, unless
+/// `keepsLongLines`. A text still being read (`partial`) hands out only its
+/// lines whose `\n` has come; `position` is where a later pass over more of
+/// the text goes on.
 @usableFromInline struct SourcedLines {
   @usableFromInline struct Line {
     @usableFromInline let number: Int
-    /// Nil for a line longer than `LineParser.maximumLineLength`.
+    /// Where the line lies in the text, up to its `\n` (not included): a
+    /// `\r` and a byte-order mark included. Its `\n`, if any, is at
+    /// `range.upperBound`.
+    @usableFromInline let range: Range<Int>
+    /// Where its content lies (`lineContent`).
+    @usableFromInline let content: Range<Int>
+    /// The content; nil for a line longer than `LineParser.maximumLineLength`.
     @usableFromInline let bytes: UnsafeBufferPointer<UInt8>?
   }
 
@@ -44,6 +52,10 @@ public func lineContent<Text: RandomAccessCollection<UInt8>>(
   @usableFromInline private(set) var position: Position
   /// The text ends inside a line that may go on: it is not handed out.
   @usableFromInline var partial = false
+  /// A line over the length limit does not end the text: it is handed out
+  /// (with no bytes) and the lines after it too, for a reader that reports
+  /// each such line itself (a golden file).
+  @usableFromInline var keepsLongLines = false
 
   @usableFromInline init(_ text: UnsafeBufferPointer<UInt8>, from position: Position = Position()) {
     self.text = text
@@ -59,13 +71,15 @@ public func lineContent<Text: RandomAccessCollection<UInt8>>(
     guard end < text.count || !partial else { return nil }
     let number = position.number
     position.number += 1
+    let content = lineContent(start..<end, number: number, in: text)
     guard end - start <= LineParser.maximumLineLength else {
-      // Reading ends here, as a SCRIPT's does.
-      position.start = text.count
-      return Line(number: number, bytes: nil)
+      // Reading ends here, as a SCRIPT's does, unless long lines are kept.
+      position.start = keepsLongLines ? end + 1 : text.count
+      return Line(number: number, range: start..<end, content: content, bytes: nil)
     }
     position.start = end + 1
-    let content = lineContent(start..<end, number: number, in: text)
-    return Line(number: number, bytes: UnsafeBufferPointer(rebasing: text[content]))
+    return Line(
+      number: number, range: start..<end, content: content,
+      bytes: UnsafeBufferPointer(rebasing: text[content]))
   }
 }
