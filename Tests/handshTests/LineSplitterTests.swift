@@ -1,3 +1,4 @@
+import HandKit
 import HandshCLI
 import XCTest
 

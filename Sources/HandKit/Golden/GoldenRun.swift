@@ -88,6 +88,40 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
 
   mutating func commandFailed(span: Range<Int>) { failedSpan = span }
 
+  /// The actual block of each input line run so far.
+  var actual: [[OutputLine]] = []
+  /// The index of the input line whose output passed the bound.
+  var overflow: Int?
+  /// Told after each input line (`GoldenFile.run`); false stops the run.
+  var observe: ((Int, Session, [LineProblem]) -> Bool)?
+  /// `observe` asked to stop.
+  var observerStopped = false
+
+  mutating func lineStarts(number: Int) { checking = true }
+
+  mutating func lineChecked() { checking = false }
+
+  /// The line's block taken: nothing after a line that passed the bound
+  /// runs, and nothing it printed is kept.
+  mutating func lineEnded(_ end: LineEnd?, session: inout Session) -> LineEnd? {
+    takeOutput()
+    var after = end
+    if overflowed || written > outputLimit {
+      overflow = actual.count
+      after = .stopped
+      lines.removeAll()
+    }
+    actual.append(lines)
+    lines.removeAll(keepingCapacity: true)
+    let goOn = observe?(actual.count - 1, session, problems) ?? true
+    problems.removeAll(keepingCapacity: true)
+    if !goOn {
+      observerStopped = true
+      return .stopped
+    }
+    return after == .quit ? .quit : after == .stopped ? .stopped : .finished
+  }
+
   /// Counts `line` (with its break) and keeps it when the sink keeps lines.
   mutating func keep(_ stream: GoldenStream, _ text: ArraySlice<UInt8>) {
     written += text.count + 1
@@ -277,42 +311,45 @@ extension GoldenFile {
     var sink = CaptureSink(effects: effects, seeds: SplitMix64(seed: settings.seed))
     sink.keeps = keepOutput
     sink.outputLimit = outputLimit
-    var actual: [[OutputLine]] = []
-    actual.reserveCapacity(inputs.count)
-    var ended = false
-    var overflow: Int?
-    text.withUnsafeBufferPointer { buffer in
-      for (index, input) in inputs.enumerated() {
-        guard !ended else {
-          actual.append([])
-          if !observe(index, executor.session, []) { break }
-          continue
+    sink.actual.reserveCapacity(inputs.count)
+    withoutActuallyEscaping(observe) { observe in
+      sink.observe = observe
+      defer { sink.observe = nil }
+      text.withUnsafeBufferPointer { buffer in
+        var lines = GoldenInputs(file: self, text: buffer)
+        _ = executor.run(lines: &lines, rules: .prompt, sink: &sink)
+        // After `quit` or an overflow nothing runs; the editor still sees
+        // each line left, until it asks to stop.
+        guard !sink.observerStopped else { return }
+        while sink.actual.count < inputs.count {
+          let index = sink.actual.count
+          sink.actual.append([])
+          if !observe(index, executor.session, []) { return }
         }
-        let line = UnsafeBufferPointer(rebasing: buffer[content(of: input)])
-        sink.checking = true
-        if isTooLong(input) {
-          // As at the prompt: an error, and none of the line runs.
-          sink.diagnose(LineParser.tooLongMessage, column: 1)
-        } else if executor.check(line, sink: &sink) == 0 {
-          sink.checking = false
-          ended = executor.run(line, sink: &sink) == .quit
-        }
-        sink.takeOutput()
-        if sink.overflowed || sink.written > outputLimit {
-          // Nothing after this line runs, and nothing it printed is kept.
-          overflow = index
-          ended = true
-          sink.lines.removeAll()
-        }
-        actual.append(sink.lines)
-        sink.lines.removeAll(keepingCapacity: true)
-        let goOn = observe(index, executor.session, sink.problems)
-        sink.problems.removeAll(keepingCapacity: true)
-        if !goOn { break }
       }
     }
-    while actual.count < inputs.count { actual.append([]) }
-    return GoldenResult(file: self, actual: actual, overflow: overflow)
+    while sink.actual.count < inputs.count { sink.actual.append([]) }
+    return GoldenResult(file: self, actual: sink.actual, overflow: sink.overflow)
+  }
+}
+
+/// The input lines of a golden file, as a source of lines: a line too
+/// long is handed on as such, and the lines after it too.
+struct GoldenInputs: LineSource {
+  let file: GoldenFile
+  let text: UnsafeBufferPointer<UInt8>
+
+  mutating func forEachLine(_ body: (LineEvent) -> Bool) {
+    for input in file.inputs {
+      let event: LineEvent =
+        file.isTooLong(input)
+        ? .tooLong(number: input.number)
+        : .line(
+          Line(
+            number: input.number,
+            bytes: UnsafeBufferPointer(rebasing: text[file.content(of: input)])))
+      guard body(event) else { return }
+    }
   }
 }
 

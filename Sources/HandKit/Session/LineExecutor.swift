@@ -60,6 +60,18 @@ public protocol CommandSink {
   /// cursor (`undo`, `redo`, `goto`), else it made the current version of
   /// `history`. Called before the command's results are written.
   mutating func changed(_ move: CursorMove?, history: History)
+  /// The lines of a run (`run(lines:rules:sink:)`) are about to wait for
+  /// more input: a moment to flush; false stops the run. `session` is the
+  /// executor's, for a sink that rebuilds it (a journal that failed).
+  mutating func linesWaiting(session: inout Session) -> Bool
+  /// Line `number` of a run begins: it is checked next.
+  mutating func lineStarts(number: Int)
+  /// The line's check found no error: what is reported now are failures.
+  mutating func lineChecked()
+  /// The line ended: `end` if it ran, nil if it did not (a syntax error, a
+  /// line too long, `--check`). Returns the end the run takes instead, or
+  /// nil for `end` as it is (`.stopped` stops the run).
+  mutating func lineEnded(_ end: LineEnd?, session: inout Session) -> LineEnd?
 }
 
 /// A sourced FILE's text, as the sink read it (`CommandSink.readSource`).
@@ -86,6 +98,12 @@ extension CommandSink {
   }
   @inlinable public var keepsJournal: Bool { false }
   @inlinable public mutating func changed(_ move: CursorMove?, history: History) {}
+  @inlinable public mutating func linesWaiting(session: inout Session) -> Bool { true }
+  @inlinable public mutating func lineStarts(number: Int) {}
+  @inlinable public mutating func lineChecked() {}
+  @inlinable public mutating func lineEnded(_ end: LineEnd?, session: inout Session) -> LineEnd? {
+    nil
+  }
 }
 
 /// How a command, a line of commands or a whole run ended: the one answer
@@ -284,22 +302,12 @@ public struct LineExecutor: Sendable {
         if check.passed { sink.diagnose(ErrorLimit.message, in: shown) }
         guard check.errors == 0 else { throw .sourceFailed }
       }
-      // Whether a command of FILE failed: with `keepGoing` FILE goes on.
-      var failed = false
       var lines = SourcedLines(text)
-      while let line = lines.next(), let bytes = line.bytes {
-        sources[sources.count - 1].line = line.number
-        switch run(bytes, knownASCII: ascii, keepGoing: keepGoing, failed: &failed, sink: &sink) {
-        case .finished: break
-        // Without `keepGoing`: a failure ends FILE.
-        case .failed: throw .sourceFailed
-        case .quit:
-          // `quit` ends FILE only.
-          if failed { throw .sourceFailed }
-          return true
-        case .stopped: return false
-        }
-      }
+      lines.ascii = ascii
+      let rules = LineRules(checksEachLine: false, keepGoing: keepGoing, failureStops: !keepGoing)
+      // `quit` ends FILE only; a failed command, FILE and its `source`.
+      let (end, failed) = run(lines: &lines, rules: rules, sink: &sink)
+      if end == .stopped { return false }
       if failed { throw .sourceFailed }
       return true
     }

@@ -56,6 +56,8 @@ public func lineContent<Text: RandomAccessCollection<UInt8>>(
   /// (with no bytes) and the lines after it too, for a reader that reports
   /// each such line itself (a golden file).
   @usableFromInline var keepsLongLines = false
+  /// The whole text is known to be ASCII: so are its lines.
+  @usableFromInline var ascii = false
 
   @usableFromInline init(_ text: UnsafeBufferPointer<UInt8>, from position: Position = Position()) {
     self.text = text

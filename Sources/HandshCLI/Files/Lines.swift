@@ -7,35 +7,8 @@ import HandKit
   import Musl
 #endif
 
-/// One line of input, without its line break, a trailing `\r`, or the
-/// byte-order mark of the first line.
-package struct Line {
-  package let number: Int
-  package let bytes: UnsafeBufferPointer<UInt8>
-  /// Known to be all ASCII, so the parser need not check its encoding.
-  package var isASCII = false
-  /// Where the line starts in a whole text (`TextLines`), byte-order mark
-  /// and all, for reading on from it; 0 for lines of a stream.
-  package var offset = 0
-}
-
 /// The longest line handsh reads (handsh(1), DESCRIPTION).
 package let lineLimit = LineParser.maximumLineLength
-
-/// What a line source hands the loop.
-package enum LineEvent {
-  case line(Line)
-  /// Line `number` is longer than the line limit; its bytes are dropped.
-  case tooLong(number: Int)
-  /// The source is about to wait for more input: a moment to flush output.
-  case waiting
-}
-
-/// Where lines come from: a whole text (a script, `-c`), a stream read as it
-/// arrives (stdin), or the prompt. The body returns false to stop early.
-package protocol LineSource {
-  mutating func forEachLine(_ body: (LineEvent) -> Bool)
-}
 
 /// Hands on one line's bytes (its `\n` already cut off), as `lineContent`
 /// says. False when `body` asks to stop.

@@ -7,11 +7,12 @@ import HandKit
   import Musl
 #endif
 
-/// Runs lines through the session and writes what they show: the one loop
-/// that scripts, stdin, `-c` and the prompt share. Running a line's commands
-/// is `LineExecutor`'s job (golden tests use it too); this adds the rules of
-/// each mode: a text is checked whole before anything runs, stdin and the
-/// prompt go line by line.
+/// Runs lines through the session and writes what they show. Stdin and the
+/// prompt go line by line through the core's one loop over lines
+/// (`LineExecutor.run(lines:rules:sink:)`, which `source` and golden tests
+/// share), with the rules of each mode as data (`LineRules`); a SCRIPT and
+/// `-c` are checked whole as they are read, their commands run ahead
+/// meanwhile (`runText`, `runScript`).
 struct Runner {
   var executor: LineExecutor
   /// stdout, stderr and saving, as the process does them.
@@ -48,65 +49,54 @@ struct Runner {
 
   // MARK: One line
 
-  /// Reports every syntax error of `line`; returns how many there were.
-  /// `source` is nil at the prompt.
-  mutating func check(_ line: Line, source: String?) -> Int {
-    sink.location = (source, line.number)
-    return executor.check(line.bytes, knownASCII: line.isASCII, sink: &sink)
+  /// The rules of the lines of `source` (nil at the prompt): at the prompt
+  /// a failure skips the rest of the line and the session goes on; in a
+  /// script it stops the run, unless `-k`. `--check` holds for a stream
+  /// of lines, not for a line entered or run alone.
+  func rules(source: String?, checked: Bool = false, stream: Bool = false) -> LineRules {
+    let script = source != nil
+    return LineRules(
+      checksEachLine: !checked, keepGoing: options.keepGoing && script,
+      failureStops: script && !options.keepGoing, checkOnly: stream && options.checkOnly)
   }
 
-  /// Runs the commands of a line already checked for syntax errors. At the
-  /// prompt (no `source`) a failure skips the rest of the line and the
-  /// session goes on (the line counts as finished); in a script it stops
-  /// the run, unless `-k`.
-  mutating func run(_ line: Line, source: String?) -> LineEnd {
-    sink.location = (source, line.number)
-    let keepGoing = options.keepGoing && source != nil
-    let end = executor.run(line.bytes, knownASCII: line.isASCII, keepGoing: keepGoing, sink: &sink)
-    if recoverJournal() { return source == nil ? .finished : .stopped }
+  /// Runs lines through the core's one loop, as lines of `source` (nil at
+  /// the prompt), by `rules`. At the prompt a failed line counts as
+  /// finished.
+  mutating func run<Source: LineSource>(
+    _ lines: inout Source, source: String?, rules: LineRules
+  ) -> LineEnd {
+    sink.lineSource = source
+    let end = executor.run(lines: &lines, rules: rules, sink: &sink).end
     return source == nil && end == .failed ? .finished : end
   }
 
-  /// After a journal write that failed (handsh(1), JOURNAL): says so, and
-  /// rebuilds the session from FILE, so that the commands whose lines could
-  /// not be written change nothing. True when that happened.
-  /// `text`: the lines that failed were those of a whole text (`-c`, a
-  /// SCRIPT), said as `SOURCE: error: …`; else at the line that ran.
-  mutating func recoverJournal(text: String? = nil) -> Bool {
-    guard let journal = output.journal, let reason = journal.failure else { return false }
-    let message = "cannot write journal \(journal.shown): \(reason)"
-    if let text { sink.diagnose(message, in: text) } else { sink.diagnose(message, column: 1) }
-    if let session = journal.rebuild() { executor.session = session }
-    return true
+  /// Runs the commands of a line already checked for syntax errors.
+  mutating func run(_ line: Line, source: String?) -> LineEnd {
+    var lines = OneLine(line: line)
+    return run(&lines, source: source, rules: rules(source: source, checked: true))
   }
 
-  /// After a line at the prompt, and at the end: the results out, the
-  /// journal's lines before them, and FILE flushed to disk.
-  mutating func syncJournal() {
-    guard let journal = output.journal else { return }
-    output.flush()
-    _ = recoverJournal()
-    journal.sync()
+  /// After a journal write that failed (handsh(1), JOURNAL): says so, and
+  /// rebuilds the session from FILE. True when that happened.
+  mutating func recoverJournal(text: String? = nil) -> Bool {
+    sink.recoverJournal(text: text, session: &executor.session)
   }
 
   /// A line entered at the prompt: checked, then run by the prompt's rules,
   /// and recorded with `--record`.
   mutating func enter(_ bytes: [UInt8]) -> LineEnd {
-    guard bytes.count <= lineLimit else {
-      reportTooLong(line: 1, source: nil)
-      return .finished
-    }
-    if recorder != nil { sink.effects = [] }
-    if sink.pointsAtFailures { sink.enteredLine = bytes }
+    if recorder != nil, bytes.count <= lineLimit { sink.effects = [] }
+    if sink.pointsAtFailures, bytes.count <= lineLimit { sink.enteredLine = bytes }
     defer { sink.enteredLine = nil }
     let end = bytes.withUnsafeBufferPointer { buffer -> LineEnd in
-      let line = Line(number: 1, bytes: buffer)
-      if check(line, source: nil) > 0 { return .finished }
-      return run(line, source: nil)
+      var lines = OneLine(line: Line(number: 1, bytes: buffer))
+      return run(&lines, source: nil, rules: rules(source: nil))
     }
+    guard bytes.count <= lineLimit else { return .finished }
     recorder?.entered(bytes, effects: sink.effects ?? [])
     sink.effects = nil
-    syncJournal()
+    sink.syncJournal(session: &executor.session)
     return end
   }
 
@@ -244,30 +234,7 @@ struct Runner {
   /// is read. With no `name`, the prompt's rules: errors read
   /// `error: MESSAGE` and the session goes on.
   mutating func runStream<Source: LineSource>(_ lines: inout Source, name: String?) -> LineEnd {
-    var end = LineEnd.finished
-    lines.forEachLine { event in
-      switch event {
-      case .waiting:
-        output.flush()
-        if output.failure != nil { return false }
-        // A wait for more input: the journal to disk first.
-        if output.journal != nil { syncJournal() }
-      case .tooLong(let number):
-        // Like a syntax error: the line runs none of it (handsh(1), DESCRIPTION).
-        reportTooLong(line: number, source: name)
-        if options.checkOnly || options.keepGoing || name == nil { return true }
-        end = .failed
-      case .line(let line):
-        if check(line, source: name) > 0 {
-          if options.checkOnly || options.keepGoing || name == nil { return true }
-          end = .failed
-        } else if !options.checkOnly {
-          end = run(line, source: name)
-        }
-      }
-      return end.goesOn(keepGoing: options.keepGoing)
-    }
-    return end
+    run(&lines, source: name, rules: rules(source: name, stream: true))
   }
 
   // MARK: Diagnostics
@@ -293,6 +260,9 @@ struct ProcessSink: CommandSink {
   var errors: Int32 = 2
   /// The source and line number diagnostics point at; no source at the prompt.
   var location: (source: String?, line: Int) = (nil, 0)
+  /// The source whose lines run (`LineExecutor.run(lines:rules:sink:)`):
+  /// where each line's diagnostics point.
+  var lineSource: String?
   /// Whether any diagnostic was written (exit status 1).
   var failed = false
   /// The seeds a typed `new` drew and the reasons saves failed, oldest
@@ -396,6 +366,46 @@ struct ProcessSink: CommandSink {
 
   var keepsJournal: Bool { output.journal != nil }
 
+  mutating func lineStarts(number: Int) { location = (lineSource, number) }
+
+  /// Before a wait for more input: the results out, and the journal to
+  /// disk. False once a write failed.
+  mutating func linesWaiting(session: inout Session) -> Bool {
+    output.flush()
+    if output.failure != nil { return false }
+    if output.journal != nil { syncJournal(session: &session) }
+    return true
+  }
+
+  /// After a line that ran, a journal that failed is recovered: the prompt
+  /// goes on, a script stops.
+  mutating func lineEnded(_ end: LineEnd?, session: inout Session) -> LineEnd? {
+    guard end != nil, recoverJournal(session: &session) else { return nil }
+    return location.source == nil ? .finished : .stopped
+  }
+
+  /// After a journal write that failed (handsh(1), JOURNAL): says so, and
+  /// rebuilds the session from FILE, so that the commands whose lines could
+  /// not be written change nothing. True when that happened.
+  /// `text`: the lines that failed were those of a whole text (`-c`, a
+  /// SCRIPT), said as `SOURCE: error: …`; else at the line that ran.
+  mutating func recoverJournal(text: String? = nil, session: inout Session) -> Bool {
+    guard let journal = output.journal, let reason = journal.failure else { return false }
+    let message = "cannot write journal \(journal.shown): \(reason)"
+    if let text { diagnose(message, in: text) } else { diagnose(message, column: 1) }
+    if let rebuilt = journal.rebuild() { session = rebuilt }
+    return true
+  }
+
+  /// After a line at the prompt, and at the end: the results out, the
+  /// journal's lines before them, and FILE flushed to disk.
+  mutating func syncJournal(session: inout Session) {
+    guard let journal = output.journal else { return }
+    output.flush()
+    _ = recoverJournal(session: &session)
+    journal.sync()
+  }
+
   mutating func changed(_ move: CursorMove?, history: History) {
     output.journal?.record(move, in: history)
   }
@@ -410,6 +420,16 @@ struct ProcessSink: CommandSink {
     guard let line = enteredLine, line.withUnsafeBufferPointer(commandCount) > 1 else { return }
     output.flush()
     for text in failurePointer(line: line, command: span) { Platform.printError(text, to: errors) }
+  }
+}
+
+/// One line as a source of lines: a line typed at the prompt, or one that
+/// a test runs. It is handed on as it is, or as too long.
+struct OneLine: LineSource {
+  let line: Line
+
+  mutating func forEachLine(_ body: (LineEvent) -> Bool) {
+    _ = body(line.bytes.count <= lineLimit ? .line(line) : .tooLong(number: line.number))
   }
 }
 
