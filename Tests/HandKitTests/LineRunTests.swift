@@ -27,7 +27,7 @@ import Testing
   }
 
   /// What the commands wrote and the hooks heard, in order.
-  struct LogSink: CommandSink {
+  struct LogSink: LoggingSink {
     var out: [UInt8] = []
     var log: [String] = []
     var files: [String: [UInt8]] = [:]
@@ -35,23 +35,7 @@ import Testing
     var stopAfter: Int?
     var line = 0
 
-    mutating func takeOutput() {
-      guard !out.isEmpty else { return }
-      log += String(decoding: out, as: UTF8.self).split(separator: "\n").map { String($0) }
-      out = []
-    }
-    mutating func diagnose(_ message: String, column: Int) {
-      takeOutput()
-      log.append("error: \(message)")
-    }
-    mutating func diagnose(_ message: String, at location: HandKit.SourceLocation) {
-      takeOutput()
-      log.append(diagnostic(message, at: location))
-    }
-    mutating func diagnose(_ message: String, in source: String) {
-      takeOutput()
-      log.append(diagnostic(message, in: source))
-    }
+    func logged(_ message: String, column: Int) -> String { "error: \(message)" }
     mutating func save(_ script: SavedScript, to file: String) -> String? { nil }
     mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> {
       files[file].map { .success($0) } ?? .failure(ReadFailure("No such file or directory"))

@@ -6,32 +6,13 @@ import Testing
 /// in memory.
 @Suite struct SourceTests {
   /// Files in memory; what the commands wrote, stdout and stderr in order.
-  struct MemorySink: CommandSink {
+  struct MemorySink: LoggingSink {
     var files: [String: [UInt8]] = [:]
     var out: [UInt8] = []
     var reads: [String] = []
     var log: [String] = []
 
-    mutating func takeOutput() {
-      guard !out.isEmpty else { return }
-      log += String(decoding: out, as: UTF8.self).split(separator: "\n").map { String($0) }
-      out = []
-    }
-
-    mutating func diagnose(_ message: String, column: Int) {
-      takeOutput()
-      log.append("error: \(message) @\(column)")
-    }
-
-    mutating func diagnose(_ message: String, at location: HandKit.SourceLocation) {
-      takeOutput()
-      log.append(diagnostic(message, at: location))
-    }
-
-    mutating func diagnose(_ message: String, in source: String) {
-      takeOutput()
-      log.append(diagnostic(message, in: source))
-    }
+    func logged(_ message: String, column: Int) -> String { "error: \(message) @\(column)" }
 
     mutating func save(_ script: SavedScript, to file: String) -> String? {
       files[file] = Array(script.text.utf8)
