@@ -15,17 +15,25 @@ def many_files(box):
         (box.cwd / f"f{number:03}.hand").write_text("add\n")
 
 
+def asked(box, dimensions=None):
+    """A prompt in a folder of 150 files, at readline's question after
+    `source f` and two Tabs."""
+    many_files(box)
+    extra = {"dimensions": dimensions} if dimensions else {}
+    sh = box.spawn("--seed", "42", **extra)
+    sh.first_prompt()
+    sh.child.send("source f\t\t")
+    sh.child.expect_exact(QUESTION)
+    return sh
+
+
 def nothing_more(sh, quiet=0.5):
     """What arrives until QUIET seconds pass without output, cleaned."""
     return clean(sh.settle(quiet))
 
 
 def test_the_question_waits_and_n_shows_nothing(box):
-    many_files(box)
-    sh = box.spawn("--seed", "42")
-    sh.first_prompt()
-    sh.child.send("source f\t\t")
-    sh.child.expect_exact(QUESTION)
+    sh = asked(box)
     # Waiting for the answer: no list yet.
     assert "f000.hand" not in nothing_more(sh)
     sh.child.send("n")
@@ -37,11 +45,7 @@ def test_the_question_waits_and_n_shows_nothing(box):
 
 
 def test_y_shows_the_list_and_the_line_stays_as_typed(box):
-    many_files(box)
-    sh = box.spawn("--seed", "42")
-    sh.first_prompt()
-    sh.child.send("source f\t\t")
-    sh.child.expect_exact(QUESTION)
+    sh = asked(box)
     assert "f149.hand" not in nothing_more(sh)
     sh.child.send("y")
     sh.child.expect_exact("f149.hand")
@@ -58,12 +62,8 @@ def test_y_shows_the_list_and_the_line_stays_as_typed(box):
 
 
 def test_a_long_list_pages_and_q_stops_it(box):
-    many_files(box)
     # 10 rows of 40 columns: three names a row, 50 rows, a page of 9.
-    sh = box.spawn("--seed", "42", dimensions=(10, 40))
-    sh.first_prompt()
-    sh.child.send("source f\t\t")
-    sh.child.expect_exact(QUESTION)
+    sh = asked(box, dimensions=(10, 40))
     sh.child.send("y")
     sh.child.expect_exact("--More--")
     # The pager waits: the rest of the list is not shown.
@@ -84,11 +84,7 @@ def test_a_long_list_pages_and_q_stops_it(box):
 
 
 def test_control_c_at_the_question_drops_the_line(box):
-    many_files(box)
-    sh = box.spawn("--seed", "42")
-    sh.first_prompt()
-    sh.child.send("source f\t\t")
-    sh.child.expect_exact(QUESTION)
+    sh = asked(box)
     sh.child.send("\x03")
     sh.child.expect_exact("^C")
     sh.child.expect_exact(PROMPT)
