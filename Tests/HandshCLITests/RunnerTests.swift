@@ -139,18 +139,13 @@ struct RunnerTests {
   @Test func heldOutputStopsAtAFailedWrite() throws {
     let text = Array(
       ("add; add; add; add; add\n" + String(repeating: "mv 1 2\n", count: 200_000)).utf8)
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("handsh-held-\(UUID().uuidString)").path
-    #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    let fd = open(path, O_RDONLY)
-    #expect(fd >= 0)
-    defer { close(fd) }
-    var (runner, ahead) = try runAhead(text, output: fd)
-    ahead.commit(
-      to: &runner.output, history: runner.session.history, renderer: runner.executor.renderer)
-    #expect(runner.output.failure == EBADF)
-    #expect(runner.output.buffer.count < 2 * Output.flushThreshold)
+    try withReadOnlyDescriptor(named: "handsh-held") { fd in
+      var (runner, ahead) = try runAhead(text, output: fd)
+      ahead.commit(
+        to: &runner.output, history: runner.session.history, renderer: runner.executor.renderer)
+      #expect(runner.output.failure == EBADF)
+      #expect(runner.output.buffer.count < 2 * Output.flushThreshold)
+    }
   }
 
   /// Held text (here `help`, with no hand line in it, whose own check
@@ -159,19 +154,29 @@ struct RunnerTests {
   /// stays buffered is at most about one chunk, not the 2 MB held.
   @Test func heldTextStopsAtAFailedWrite() throws {
     let text = Array(String(repeating: "help\n", count: 2_000).utf8)
+    try withReadOnlyDescriptor(named: "handsh-held-text") { fd in
+      var (runner, ahead) = try runAhead(text, output: fd)
+      #expect(ahead.pausedAt == nil)
+      ahead.commit(
+        to: &runner.output, history: runner.session.history, renderer: runner.executor.renderer)
+      #expect(runner.output.failure == EBADF)
+      #expect(runner.output.buffer.count < 2 * Output.flushThreshold)
+    }
+  }
+
+  /// Runs `body` with a descriptor open only for reading, on a new empty
+  /// file in the temporary folder: every write to it fails with EBADF.
+  private func withReadOnlyDescriptor(
+    named name: String, _ body: (Int32) throws -> Void
+  ) throws {
     let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("handsh-held-text-\(UUID().uuidString)").path
+      .appendingPathComponent("\(name)-\(UUID().uuidString)").path
     #expect(FileManager.default.createFile(atPath: path, contents: Data()))
     defer { try? FileManager.default.removeItem(atPath: path) }
     let fd = open(path, O_RDONLY)
     #expect(fd >= 0)
     defer { close(fd) }
-    var (runner, ahead) = try runAhead(text, output: fd)
-    #expect(ahead.pausedAt == nil)
-    ahead.commit(
-      to: &runner.output, history: runner.session.history, renderer: runner.executor.renderer)
-    #expect(runner.output.failure == EBADF)
-    #expect(runner.output.buffer.count < 2 * Output.flushThreshold)
+    try body(fd)
   }
 
   /// `history` is never run ahead (its output grows with the history, and
