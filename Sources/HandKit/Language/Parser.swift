@@ -375,9 +375,9 @@ public struct LineParser: IteratorProtocol {
       // The meaning: which `Command` the words make. The arguments it
       // reads are those of the command's table entry (`CommandName.entry`),
       // written out here rather than read from it: an entry is built, arrays
-      // and all, each time it is read, and reading it here made the 100k
-      // script's headline 29% worse. CommandTableTests checks that the two
-      // agree.
+      // and all, each time it is read, which made every command dearer
+      // (`scripts/bench --instructions`). CommandTableTests checks that the
+      // two agree.
       let parsed: Command
       switch name {
       case .add:

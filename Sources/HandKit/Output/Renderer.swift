@@ -383,7 +383,7 @@ private struct NameTable: Sendable {
   /// red ones between `ESC[31m` and `ESC[0m` when `color` (the longest,
   /// `ESC[31m10♥ESC[0m`, is 14 bytes). Made from bytes, one name at a time
   /// in one buffer: a golden test makes a renderer per file, and building
-  /// 104 Strings and arrays took a third of a run's instructions.
+  /// 104 Strings and arrays weighed on every run (`scripts/bench`).
   init(ascii: Bool, color: Bool) {
     var slots = [UInt8](repeating: UInt8(ascii: " "), count: NameTable.slot * 52)
     var lengths = [UInt8](repeating: 0, count: 52)

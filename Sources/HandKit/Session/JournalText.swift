@@ -118,7 +118,8 @@ public enum JournalText {
 /// is never shared: its owner appends and empties it).
 public final class ByteBuffer {
   // Unchecked: only its owner ever touches it, one call at a time, and the
-  // runtime's checks cost a quarter of a journal's work per line.
+  // runtime's checks weighed on every journal line (`scripts/bench
+  // --journal`).
   @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
   @exclusivity(unchecked) public private(set) var count = 0
   @exclusivity(unchecked) private var capacity: Int

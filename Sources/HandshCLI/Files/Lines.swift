@@ -313,7 +313,7 @@ func readFile(
   // (or sparse) file's size reserves nothing beyond that.
   if kind == S_IFREG { text.reserveCapacity(min(Int(clamping: status.st_size), readAhead) + 1) }
   // Made only for a text with no room left (a pipe's): zeroing 64 KiB per
-  // file cost a golden test run a seventh of its instructions.
+  // file weighed on every golden test run (`scripts/bench`).
   var chunk: [UInt8] = []
   let chunkSize = 1 << 16
   // Where the line being read started.

@@ -47,8 +47,8 @@ func forEachItem(
 }
 
 /// Runs a text's commands while the text is still being checked, so that
-/// a valid script is parsed once (`scripts/bench`: the 1M-command script
-/// with -q takes about 1.5 times as long when checked, then run). All it
+/// a valid script is parsed once (a check pass, then a run pass, is
+/// measurably slower: `scripts/bench`). All it
 /// does can be taken back until the check ends: its output is held, and the
 /// session it started from is kept. It pauses at the first command that
 /// cannot be taken back (a save, a quit, a failure's diagnostic) or once
@@ -61,9 +61,9 @@ struct RunAhead {
   private var sink = HeldOutput()
 
   /// The most output held while a text is checked (bounds the memory). A
-  /// hand line is held as the version it shows, 8 bytes, not as its text:
-  /// the 1M-command script's 760 000 hand lines hold 6 MB, not 18, beside
-  /// the 36 MB of its versions, and it runs ahead whole, parsed once.
+  /// hand line is held as the version it shows, 8 bytes, not as its text,
+  /// so that the 1M-command script of `scripts/bench` runs ahead whole,
+  /// parsed once, its hand lines held beside its versions.
   static let holdLimit = 8 << 20
 
   /// `journaling`: the lines of the changes run ahead are held too, and

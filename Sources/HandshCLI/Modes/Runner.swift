@@ -41,8 +41,8 @@ struct Runner {
   /// `_modify` (the coroutine accessor that Swift's own collections use)
   /// lends the stored value in place, so `runner.output.flush()` and
   /// `sink.out.append(…)` change the buffer where it lies instead of a
-  /// get, a change and a set; with the two in this file that is 0.2M of
-  /// the 82.5M instructions of the 100k script with hand lines.
+  /// get, a change and a set, on every line (`scripts/bench
+  /// --instructions` counts what that saves).
   var output: Output {
     get { sink.output }
     set { sink.output = newValue }
@@ -160,7 +160,8 @@ struct Runner {
   ) -> Bool {
     guard !state.ended else { return false }
     // Apart from `state` while the lines are read: asked through `state`,
-    // the limit cost every line of a script 5 instructions.
+    // the limit cost every line of a script more (`scripts/bench
+    // --instructions`).
     var limit = state.limit
     defer { state.limit = limit }
     // A scope of its own: `lines` shares the text, and must be gone before
