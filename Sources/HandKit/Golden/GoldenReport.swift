@@ -315,15 +315,6 @@ func tapName(_ path: [UInt8]) -> String {
   return out + reportText(path[start...])
 }
 
-/// A YAML double-quoted scalar: `\\`, `"`, and the line breaks and tabs
-/// escaped (the text is otherwise printable: made safe as in diagnostics).
-func yamlQuoted(_ text: String) -> String {
-  var out: [UInt8] = [0x22]
-  for scalar in text.unicodeScalars { yamlEscape(scalar, into: &out) }
-  out.append(0x22)
-  return String(decoding: out, as: UTF8.self)
-}
-
 /// One character of a YAML double-quoted scalar, escaped if need be.
 private func yamlEscape(_ scalar: Unicode.Scalar, into out: inout [UInt8]) {
   switch scalar {
