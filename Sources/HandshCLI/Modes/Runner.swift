@@ -314,13 +314,13 @@ struct ProcessSink: CommandSink {
     Platform.printError(diagnostic(message, in: source), to: errors)
   }
 
-  /// Results made so far go out before a `source` starts reading its
-  /// file, which may take long or wait (handsh(1), OUTPUT).
+  /// What `CommandSink` asks for; `source` calls `readSource`, below.
   mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> {
-    output.flush()
-    return readSourced(file)
+    readSource(file).map(\.bytes)
   }
 
+  /// Results made so far go out before a `source` starts reading its
+  /// file, which may take long or wait (handsh(1), OUTPUT).
   mutating func readSource(_ file: String) -> Result<SourcedText, ReadFailure> {
     output.flush()
     return readSourcedText(file)
@@ -465,8 +465,4 @@ func readSourcedText(_ file: String) -> Result<SourcedText, ReadFailure> {
   }
   return read.map { SourcedText(bytes: $0.bytes, checked: errors.errors == 0) }
     .mapError { ReadFailure($0.reason) }
-}
-
-func readSourced(_ file: String) -> Result<[UInt8], ReadFailure> {
-  readSourcedText(file).map(\.bytes)
 }
