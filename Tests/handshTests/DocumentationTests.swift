@@ -50,7 +50,7 @@ final class DocumentationTests: XCTestCase {
         longOptions(in: $0.replacingOccurrences(of: "Fl \\-", with: "--"))
       })
     XCTAssertFalse(fromHelp.isEmpty)
-    XCTAssertEqual(fromHelp, fromMan, "--help and man/handsh.1 OPTIONS differ")
+    assertSameNames(fromMan, fromHelp, "man/handsh.1 OPTIONS against --help")
     for option in [
       "command", "seed", "limit", "keep-going", "check", "quiet", "interactive", "echo", "json",
       "ascii", "color", "test", "update", "jobs", "tap", "junit", "record", "help", "version",
@@ -108,7 +108,7 @@ final class DocumentationTests: XCTestCase {
       help.out.split(separator: "\n").filter { $0.hasPrefix("  ") }.compactMap {
         $0.split(separator: " ").first.map(String.init)
       })
-    XCTAssertEqual(listed, code, "`help` does not list exactly the commands in the code")
+    assertSameNames(listed, code, "`help` against the command table")
     var fromMan: Set<String> = []
     for line in try manLines() where line.hasPrefix(".It Ic ") {
       let words = line.split(separator: " ")
@@ -116,8 +116,7 @@ final class DocumentationTests: XCTestCase {
         fromMan.insert(String(words[i + 1]))
       }
     }
-    XCTAssertEqual(
-      fromMan, code, "man/handsh.1 COMMANDS does not list exactly the commands in the code")
+    assertSameNames(fromMan, code, "man/handsh.1 COMMANDS against the command table")
   }
 
   func testHelpExplainsEachCommandWithAnExample() throws {

@@ -123,6 +123,8 @@ final class EditorTests: XCTestCase {
     for line in text.split(separator: "\n") where line.hasPrefix("syntax keyword handCommand ") {
       names.formUnion(line.split(separator: " ").dropFirst(3).map(String.init))
     }
-    XCTAssertEqual(names, Set(CommandName.allCases.map(\.rawValue)))
+    assertSameNames(
+      names, Set(CommandName.allCases.map(\.rawValue)),
+      "editors/vim/syntax/hand.vim's handCommand keywords against the command table")
   }
 }
