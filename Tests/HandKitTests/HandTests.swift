@@ -33,7 +33,7 @@ import Testing
   }
 
   @Test func aVersionIsThirtyTwoBytes() {
-    // The memory figures of README's Performance section rest on these sizes.
+    // The memory figures of PERFORMANCE.md rest on these sizes.
     #expect(MemoryLayout<Hand>.size == 16)
     #expect(MemoryLayout<Deck>.size == 8)
     #expect(MemoryLayout<Step>.size <= 3)

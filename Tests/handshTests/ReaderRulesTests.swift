@@ -373,12 +373,13 @@ final class ReaderRulesTests: XCTestCase, FolderTestCase {
         + "18446744073709551615\nTry 'handsh --help' for more information.\n")
   }
 
-  /// The benchmark results in README.md name the binary from the
+  /// The benchmark results in PERFORMANCE.md name the binary from the
   /// repository (or DESTDIR), never by a folder of the machine they ran on.
-  func testTheReadmesBenchmarksNameNoFolderOfTheMachine() throws {
-    let readme = try String(
-      contentsOf: TestProcess.repository.appendingPathComponent("README.md"), encoding: .utf8)
-    let binaries = readme.split(separator: "\n").filter { $0.hasPrefix("binary ") }
+  func testThePerformanceRecordNamesNoFolderOfTheMachine() throws {
+    let record = try String(
+      contentsOf: TestProcess.repository.appendingPathComponent("PERFORMANCE.md"),
+      encoding: .utf8)
+    let binaries = record.split(separator: "\n").filter { $0.hasPrefix("binary ") }
     XCTAssertGreaterThanOrEqual(binaries.count, 2)
     for line in binaries {
       let path = line.dropFirst("binary".count).drop { $0 == " " }
