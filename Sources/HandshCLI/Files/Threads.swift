@@ -70,7 +70,7 @@ final class Condition: @unchecked Sendable {
 
 /// Starts `work` on a thread of its own, or returns nil when no thread can
 /// be made. The caller blocks the signals first (`handsh_threads_begin`).
-private func spawnThread(_ work: @escaping () -> Void) -> pthread_t? {
+func spawnThread(_ work: @escaping () -> Void) -> pthread_t? {
   /// What the new thread runs, handed over as its context.
   final class Work: @unchecked Sendable {
     let run: () -> Void
