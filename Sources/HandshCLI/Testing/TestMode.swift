@@ -83,7 +83,8 @@ struct GoldenTestRun {
     var outcomes: [FileRun] = []
     outcomes.reserveCapacity(items.count)
     let work = OrderedRun(items: items, window: items.count) { item in runOne(item) }
-    _ = work.run(jobs: jobs, shouldStop: { false }) { _, outcome in outcomes.append(outcome) }
+    let never: () -> Bool = { false }
+    _ = work.run(jobs: jobs, shouldStop: never) { _, outcome in outcomes.append(outcome) }
     review(&outcomes, &output)
     for outcome in outcomes { report.add(outcome) }
     return report.finish(seconds: Platform.monotonicSeconds() - started)
