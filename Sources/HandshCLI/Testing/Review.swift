@@ -95,7 +95,7 @@ extension GoldenTestRun {
       }
       let item = outcomes[index].item
       let new = result.updatedText(accepting: accepted.contains)
-      if new.count > TestFiles.goldenSizeLimit {
+      if new.count > updateLimit {
         outcomes[index].report.status = .error(
           [TestFiles.tooLargeToUpdate(outcomes[index].report.path)])
         outcomes[index].report.errorType = "not updated"
