@@ -30,7 +30,7 @@ import Testing
     #expect(!result.passed)
     #expect(result.differing == [])
     #expect(result.actual.count == 4)
-    #expect(result.actual[2...].allSatisfy(\.isEmpty))
+    #expect(result.actual[1...].allSatisfy { $0.isEmpty })
     // Never asked to stop: the same run as ever.
     let whole = file(text).run(effects: NoFiles()) { false }
     #expect(whole.stoppedLine == nil)
