@@ -67,8 +67,11 @@ struct GoldenTestRun {
       report.flush()
     }
     guard case .stopped(let left) = end else {
+      let status = report.finish(seconds: Platform.monotonicSeconds() - started)
+      // A signal that came while the end was written: the report is whole.
+      if Self.signalled() { Self.endBySignal() }
       handsh_results_waiting(0)
-      return report.finish(seconds: Platform.monotonicSeconds() - started)
+      return status
     }
     let now = Platform.monotonicSeconds()
     for (index, result, began) in left {
