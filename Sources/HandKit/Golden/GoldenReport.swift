@@ -385,23 +385,26 @@ private func yamlEscape(_ scalar: Unicode.Scalar, into out: inout [UInt8]) {
 }
 
 private func xmlEscaped(_ text: String) -> String {
-  var out = ""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "&": out += "&amp;"
-    case "<": out += "&lt;"
-    case ">": out += "&gt;"
-    case "\"": out += "&quot;"
-    case "'": out += "&apos;"
+  // Byte by byte: each byte escaped is ASCII, never part of a longer UTF-8
+  // sequence, and a diff of megabytes is escaped in one pass.
+  var out: [UInt8] = []
+  out.reserveCapacity(text.utf8.count + 64)
+  for byte in text.utf8 {
+    switch byte {
+    case UInt8(ascii: "&"): out += "&amp;".utf8
+    case UInt8(ascii: "<"): out += "&lt;".utf8
+    case UInt8(ascii: ">"): out += "&gt;".utf8
+    case UInt8(ascii: "\""): out += "&quot;".utf8
+    case UInt8(ascii: "'"): out += "&apos;".utf8
     // A parser turns these into spaces inside an attribute (its value is
     // normalised) unless they are written as references.
-    case "\t": out += "&#9;"
-    case "\n": out += "&#10;"
-    case "\r": out += "&#13;"
-    default: out.unicodeScalars.append(scalar)
+    case 0x09: out += "&#9;".utf8
+    case 0x0A: out += "&#10;".utf8
+    case 0x0D: out += "&#13;".utf8
+    default: out.append(byte)
     }
   }
-  return out
+  return String(decoding: out, as: UTF8.self)
 }
 
 /// Seconds to the millisecond: `0.012`.
