@@ -34,7 +34,7 @@ _handsh()
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --) options_done=1; break ;;
-            --command | --seed | --limit | --color | --jobs | --junit | --shard | --record | --journal | --completion-script) ((i++)) ;;
+            --command | --seed | --limit | --color | --jobs | --junit | --shard | --timeout | --record | --journal | --completion-script) ((i++)) ;;
             -[!-]*) _handsh_wants_value "${COMP_WORDS[i]}" && ((i++)) ;;
         esac
     done
@@ -57,7 +57,7 @@ _handsh()
                 _handsh_add_lines "$(compgen -f -- "$cur")"
                 return 0
                 ;;
-            --command | --command= | --seed | --seed= | --limit | --limit= | --jobs | --jobs= | --shard | --shard=)
+            --command | --command= | --seed | --seed= | --limit | --limit= | --jobs | --jobs= | --shard | --shard= | --timeout | --timeout=)
                 return 0 # a text or a number: nothing to offer
                 ;;
         esac
@@ -77,11 +77,11 @@ _handsh()
                 _handsh_add_lines "$(compgen -f -- "${cur#*=}")" "${cur%%=*}="
                 return 0
                 ;;
-            --command=* | --seed=* | --limit=* | --jobs=* | --shard=*)
+            --command=* | --seed=* | --limit=* | --jobs=* | --shard=* | --timeout=*)
                 return 0
                 ;;
             -*)
-                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color --test --update --review -j --jobs --tap --junit --shard --record --journal --lsp -h --help -V --version --completion-script" "$cur" ""
+                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color --test --update --review -j --jobs --tap --junit --shard --timeout --record --journal --lsp -h --help -V --version --completion-script" "$cur" ""
                 return 0
                 ;;
         esac

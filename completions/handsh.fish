@@ -41,6 +41,7 @@ complete -c handsh -s j -l jobs -x -d 'with --test: run N files at once (default
 complete -c handsh -l tap -d 'with --test: report in TAP version 13'
 complete -c handsh -l junit -r -F -d 'with --test: also write JUnit XML to FILE'
 complete -c handsh -l shard -x -d 'with --test: run only part K of N of the files'
+complete -c handsh -l timeout -x -d 'with --test: stop a file that runs longer, as an error'
 complete -c handsh -l record -r -F -d 'at the prompt: write the session to FILE as a golden test'
 complete -c handsh -l journal -r -F -d 'keep every version in FILE, and resume from it'
 complete -c handsh -l lsp -d 'serve the language server protocol on stdin and stdout'

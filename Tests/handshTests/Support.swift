@@ -118,7 +118,12 @@ enum TestProcess {
   }
 
   /// The `handsh` that `swift build` put next to the test bundle.
+  /// `HANDSH_TEST_BINARY`, when set, names another binary to run instead
+  /// (an older build, to show that a new test fails on it).
   static func handshBinary() throws -> URL {
+    if let other = ProcessInfo.processInfo.environment["HANDSH_TEST_BINARY"], !other.isEmpty {
+      return URL(fileURLWithPath: other)
+    }
     let bundle = Bundle(for: Marker.self).bundleURL
     var folders = [bundle.deletingLastPathComponent()]
     if bundle.pathExtension != "xctest" { folders.insert(bundle, at: 0) }

@@ -54,17 +54,23 @@ public struct GoldenSummary: Sendable, Equatable {
   }
 
   public init(_ reports: [GoldenFileReport]) {
-    for report in reports {
-      kept += report.kept
-      switch report.status {
-      case .passed: passed += 1
-      case .failed: failed += 1
-      case .updated: updated += 1
-      case .skipped: skipped += 1
-      case .error: errors += 1
-      }
+    for report in reports { add(report) }
+  }
+
+  /// Counts one more file: a report written as it goes keeps no list.
+  public mutating func add(_ report: GoldenFileReport) {
+    kept += report.kept
+    switch report.status {
+    case .passed: passed += 1
+    case .failed: failed += 1
+    case .updated: updated += 1
+    case .skipped: skipped += 1
+    case .error: errors += 1
     }
   }
+
+  /// How many files were counted.
+  public var files: Int { passed + failed + updated + skipped + errors }
 
   public func line(update: Bool) -> String { line(update ? .update : .test) }
 
@@ -93,29 +99,44 @@ let skipReason = "no input lines"
 /// indicator); a longer one than that reader can match is a list of such
 /// scalars (`tapValue`).
 public func tapReport(_ reports: [GoldenFileReport], update: Bool) -> [UInt8] {
-  var lines = ["TAP version 13", "1..\(reports.count)"]
-  for (number, report) in reports.enumerated() {
-    let name = "\(number + 1) - " + tapName(report.name)
-    switch report.status {
-    case .passed:
-      lines.append("ok " + name)
-    case .updated:
-      lines.append("ok " + name + " # updated")
-    case .skipped:
-      lines.append("ok " + name + " # SKIP " + skipReason)
-    case .failed(let diff):
-      lines.append("not ok " + name)
-      lines += ["  ---"] + tapValue("message", "output differs")
-      lines += tapValue("diff", textLines(diff).map { $0 + "\n" }.joined()) + ["  ..."]
-    case .error(let messages):
-      lines.append("not ok " + name)
-      lines += ["  ---"] + tapValue("message", "error")
-      lines += tapValue("errors", messages.map { reportText($0.utf8) + "\n" }.joined())
-      lines += ["  ..."]
-    }
+  var out = tapHeader(count: reports.count)
+  for (number, report) in reports.enumerated() { out += tapLines(report, number: number + 1) }
+  return out + tapFooter(GoldenSummary(reports), update: update)
+}
+
+/// The start of the TAP: the version and the plan.
+public func tapHeader(count: Int) -> [UInt8] {
+  Array("TAP version 13\n1..\(count)\n".utf8)
+}
+
+/// One file's test point (number `number`, from 1), with its YAML block
+/// when it failed: written as soon as the file has finished.
+public func tapLines(_ report: GoldenFileReport, number: Int) -> [UInt8] {
+  var lines: [String] = []
+  let name = "\(number) - " + tapName(report.name)
+  switch report.status {
+  case .passed:
+    lines.append("ok " + name)
+  case .updated:
+    lines.append("ok " + name + " # updated")
+  case .skipped:
+    lines.append("ok " + name + " # SKIP " + skipReason)
+  case .failed(let diff):
+    lines.append("not ok " + name)
+    lines += ["  ---"] + tapValue("message", "output differs")
+    lines += tapValue("diff", textLines(diff).map { $0 + "\n" }.joined()) + ["  ..."]
+  case .error(let messages):
+    lines.append("not ok " + name)
+    lines += ["  ---"] + tapValue("message", "error")
+    lines += tapValue("errors", messages.map { reportText($0.utf8) + "\n" }.joined())
+    lines += ["  ..."]
   }
-  lines.append("# " + GoldenSummary(reports).line(update: update))
   return Array((lines.joined(separator: "\n") + "\n").utf8)
+}
+
+/// The closing comment of the TAP: the summary line.
+public func tapFooter(_ summary: GoldenSummary, update: Bool) -> [UInt8] {
+  Array(("# " + summary.line(update: update) + "\n").utf8)
 }
 
 /// The most bytes between the quotes of a scalar in the TAP. prove's YAMLish
@@ -179,32 +200,42 @@ func tapValue(_ key: String, _ text: String) -> [String] {
 public func junitReport(
   _ reports: [GoldenFileReport], seconds: Double, bodies: [[String]]? = nil
 ) -> [UInt8] {
-  let summary = GoldenSummary(reports)
+  var out = junitHeader(GoldenSummary(reports), seconds: seconds)
+  for (index, report) in reports.enumerated() {
+    let body = bodies.flatMap { index < $0.count ? $0[index] : nil } ?? junitCaseBody(report)
+    out += junitCase(report, body: body)
+  }
+  return out + junitFooter
+}
+
+/// The start of the JUnit report, with the run's totals (known only at its
+/// end: a runner that writes the cases as they finish writes this last).
+public func junitHeader(_ summary: GoldenSummary, seconds: Double) -> [UInt8] {
   // On both: a consumer that reads either never recounts (nor sums the
   // cases' times into the run's). That schema allows `skipped` only on the
   // suite.
   let totals =
-    "tests=\"\(reports.count)\" failures=\"\(summary.failed)\" errors=\"\(summary.errors)\""
+    "tests=\"\(summary.files)\" failures=\"\(summary.failed)\" errors=\"\(summary.errors)\""
   let time = " time=\"\(milliseconds(seconds))\""
-  var lines = [
+  let lines = [
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
     "<testsuites \(totals)\(time)>",
     "  <testsuite name=\"handsh\" \(totals) skipped=\"\(summary.skipped)\"\(time)>",
   ]
-  for (index, report) in reports.enumerated() {
-    let open =
-      "    <testcase classname=\"handsh\" name=\"\(xmlEscaped(junitName(report.name)))\""
-      + " time=\"\(milliseconds(report.seconds))\""
-    let body = bodies.flatMap { index < $0.count ? $0[index] : nil } ?? junitCaseBody(report)
-    if body.isEmpty {
-      lines.append(open + "/>")
-    } else {
-      lines += [open + ">"] + body + ["    </testcase>"]
-    }
-  }
-  lines += ["  </testsuite>", "</testsuites>"]
   return Array((lines.joined(separator: "\n") + "\n").utf8)
 }
+
+/// One file's `<testcase>`, its body as `junitCaseBody` made it.
+public func junitCase(_ report: GoldenFileReport, body: [String]) -> [UInt8] {
+  let open =
+    "    <testcase classname=\"handsh\" name=\"\(xmlEscaped(junitName(report.name)))\""
+    + " time=\"\(milliseconds(report.seconds))\""
+  let lines = body.isEmpty ? [open + "/>"] : [open + ">"] + body + ["    </testcase>"]
+  return Array((lines.joined(separator: "\n") + "\n").utf8)
+}
+
+/// The end of the JUnit report.
+public let junitFooter = Array("  </testsuite>\n</testsuites>\n".utf8)
 
 /// The lines inside one file's `<testcase>`: none for a pass.
 public func junitCaseBody(_ report: GoldenFileReport) -> [String] {
@@ -254,12 +285,38 @@ func junitText(_ lines: [String], note: String) -> String {
 /// A JUnit test case's name: as in TAP, each `\` written `\\`, the rest
 /// made safe as in diagnostics, so that no two files share a name
 /// (`ctl<U+0001>.hand` is `ctl\x01.hand`, a file named so `ctl\\x01.hand`).
-func junitName(_ path: [UInt8]) -> String {
+func junitName(_ path: [UInt8]) -> String { escapedName(path, hash: false) }
+
+/// A name as TAP and JUnit write it: each `\` written `\\`, with `hash`
+/// each `#` written `\x23`, each character U+0080–U+009F written
+/// `\u{HHHH}` (never `\xHH`, which stands for a byte of invalid UTF-8: a
+/// file named with U+0085 and one named with the byte 0x85 stay apart),
+/// the rest made safe as in diagnostics. Cut only between characters: the
+/// bytes it looks for are never inside a longer UTF-8 sequence.
+func escapedName(_ path: [UInt8], hash: Bool) -> String {
   var out = ""
   var start = 0
-  for (index, byte) in path.enumerated() where byte == 0x5C {
-    out += reportText(path[start..<index]) + "\\\\"
-    start = index + 1
+  var index = 0
+  while index < path.count {
+    let byte = path[index]
+    var replacement: String?
+    var width = 1
+    if byte == 0x5C {
+      replacement = "\\\\"
+    } else if hash, byte == 0x23 {
+      replacement = "\\x23"
+    } else if byte == 0xC2, index + 1 < path.count, (0x80...0x9F).contains(path[index + 1]) {
+      let digits = String(path[index + 1], radix: 16, uppercase: true)
+      replacement = "\\u{00" + digits + "}"
+      width = 2
+    }
+    guard let replacement else {
+      index += 1
+      continue
+    }
+    out += reportText(path[start..<index]) + replacement
+    index += width
+    start = index
   }
   return out + reportText(path[start...])
 }
@@ -302,18 +359,9 @@ private func isForbiddenInReports(_ scalar: Unicode.Scalar) -> Bool {
 /// A TAP description: each `\` written `\\` and each `#` written `\x23`
 /// (never `\#`, which only TAP 14 and Test::Harness read: a harness that
 /// knows no escape would read a directive into the name, a failing
-/// `x # TODO.hand` as an expected failure), the rest made safe as in
-/// diagnostics. Cut at those two bytes, which are never part of a longer
-/// UTF-8 sequence.
-func tapName(_ path: [UInt8]) -> String {
-  var out = ""
-  var start = 0
-  for (index, byte) in path.enumerated() where byte == 0x5C || byte == 0x23 {
-    out += reportText(path[start..<index]) + (byte == 0x5C ? "\\\\" : "\\x23")
-    start = index + 1
-  }
-  return out + reportText(path[start...])
-}
+/// `x # TODO.hand` as an expected failure), U+0080–U+009F as `\u{HHHH}`,
+/// the rest made safe as in diagnostics.
+func tapName(_ path: [UInt8]) -> String { escapedName(path, hash: true) }
 
 /// One character of a YAML double-quoted scalar, escaped if need be.
 private func yamlEscape(_ scalar: Unicode.Scalar, into out: inout [UInt8]) {
@@ -328,23 +376,26 @@ private func yamlEscape(_ scalar: Unicode.Scalar, into out: inout [UInt8]) {
 }
 
 private func xmlEscaped(_ text: String) -> String {
-  var out = ""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "&": out += "&amp;"
-    case "<": out += "&lt;"
-    case ">": out += "&gt;"
-    case "\"": out += "&quot;"
-    case "'": out += "&apos;"
+  // Byte by byte: each byte escaped is ASCII, never part of a longer UTF-8
+  // sequence, and a diff of megabytes is escaped in one pass.
+  var out: [UInt8] = []
+  out.reserveCapacity(text.utf8.count + 64)
+  for byte in text.utf8 {
+    switch byte {
+    case UInt8(ascii: "&"): out += "&amp;".utf8
+    case UInt8(ascii: "<"): out += "&lt;".utf8
+    case UInt8(ascii: ">"): out += "&gt;".utf8
+    case UInt8(ascii: "\""): out += "&quot;".utf8
+    case UInt8(ascii: "'"): out += "&apos;".utf8
     // A parser turns these into spaces inside an attribute (its value is
     // normalised) unless they are written as references.
-    case "\t": out += "&#9;"
-    case "\n": out += "&#10;"
-    case "\r": out += "&#13;"
-    default: out.unicodeScalars.append(scalar)
+    case 0x09: out += "&#9;".utf8
+    case 0x0A: out += "&#10;".utf8
+    case 0x0D: out += "&#13;".utf8
+    default: out.append(byte)
     }
   }
-  return out
+  return String(decoding: out, as: UTF8.self)
 }
 
 /// Seconds to the millisecond: `0.012`.

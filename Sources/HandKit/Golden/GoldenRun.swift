@@ -94,6 +94,13 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
   var overflow: Int?
   /// Told after each input line (`GoldenFile.run`); false stops the run.
   var observe: ((Int, Session, [LineProblem]) -> Bool)?
+  /// Asked after each command and each input line: true stops the test
+  /// there (a runner's time limit; the core keeps no clock).
+  var stop: (() -> Bool)?
+  /// `stop` answered true: the line running stops, and nothing after it runs.
+  var stopRequested = false
+  /// The index of the input line that `stop` stopped.
+  var stopped: Int?
   /// `observe` asked to stop.
   var observerStopped = false
 
@@ -106,8 +113,13 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
   mutating func lineEnded(_ end: LineEnd?, session: inout Session) -> LineEnd? {
     takeOutput()
     var after = end
+    if !stopRequested, let stop, stop() { stopRequested = true }
     if overflowed || written > outputLimit {
       overflow = actual.count
+      after = .stopped
+      lines.removeAll()
+    } else if stopRequested {
+      stopped = actual.count
       after = .stopped
       lines.removeAll()
     }
@@ -131,7 +143,14 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
   /// False, and the line stops, once the test's output passed the bound.
   mutating func commandDone() -> Bool {
     if written + out.count > outputLimit { overflowed = true }
-    return !overflowed
+    if !stopRequested, let stop, stop() { stopRequested = true }
+    return !overflowed && !stopRequested
+  }
+
+  /// Asked while a long sourced file is checked: `stop` ends it there.
+  mutating func checkInterrupted() -> ReadFailure? {
+    if !stopRequested, let stop, stop() { stopRequested = true }
+    return stopRequested ? ReadFailure("stopped") : nil
   }
 
   /// Moves what stdout holds into `lines`, one entry per line.
@@ -210,11 +229,21 @@ public struct GoldenResult: Sendable {
   /// `goldenOutputLimit`: the test stopped there, and is an error. Its
   /// block, and those of the lines after it, are empty.
   public let overflow: Int?
+  /// The index (into `file.inputs`) of the input line where the runner's
+  /// `stop` stopped the test (its time limit): an error, as an overflow is.
+  public let stopped: Int?
 
-  init(file: GoldenFile, actual: [[OutputLine]], overflow: Int? = nil) {
+  init(file: GoldenFile, actual: [[OutputLine]], overflow: Int? = nil, stopped: Int? = nil) {
     self.file = file
     self.actual = actual
     self.overflow = overflow
+    self.stopped = overflow == nil ? stopped : nil
+  }
+
+  /// The line number of the input line where `stop` stopped the test.
+  public var stoppedLine: Int? {
+    guard let stopped, file.inputs.indices.contains(stopped) else { return nil }
+    return file.inputs[stopped].number
   }
 
   /// The error of a test whose output passed the bound: `PATH:LINE: output
@@ -228,13 +257,13 @@ public struct GoldenResult: Sendable {
 
   /// Whether every input line printed exactly its block.
   public var passed: Bool {
-    overflow == nil && zip(file.inputs, actual).allSatisfy { $0.expected == $1 }
+    overflow == nil && stopped == nil && zip(file.inputs, actual).allSatisfy { $0.expected == $1 }
   }
 
   /// The indexes (into `file.inputs`) of the input lines whose block differs.
   public var differing: [Int] {
     // Past an overflow nothing ran: no block there is known to differ.
-    file.inputs.indices.prefix(overflow ?? file.inputs.count).filter {
+    file.inputs.indices.prefix(overflow ?? stopped ?? file.inputs.count).filter {
       file.inputs[$0].expected != actual[$0]
     }
   }
@@ -293,6 +322,16 @@ extension GoldenFile {
     run(effects: effects) { _, _, _ in true }
   }
 
+  /// The same run, asking `stop` after each command and each input line:
+  /// once it answers true the test stops at the line it reached
+  /// (`GoldenResult.stopped`). A runner's time limit; the core keeps no
+  /// clock.
+  public func run<Effects: GoldenEffects>(
+    effects: Effects, stop: @escaping () -> Bool
+  ) -> GoldenResult {
+    run(effects: effects, stop: stop) { _, _, _ in true }
+  }
+
   /// The same run, handing `observe` after each input line (by its index
   /// into `inputs`) the session as the line left it and the line's
   /// problems: what an editor shows beside each line. When `observe`
@@ -302,7 +341,7 @@ extension GoldenFile {
   /// only counted against the bound: for an editor that shows none.
   public func run<Effects: GoldenEffects>(
     effects: Effects, keepOutput: Bool = true, outputLimit: Int = goldenOutputLimit,
-    observe: (Int, Session, [LineProblem]) -> Bool
+    stop: (() -> Bool)? = nil, observe: (Int, Session, [LineProblem]) -> Bool
   ) -> GoldenResult {
     var executor = LineExecutor(
       session: Session(seed: settings.seed, limit: settings.limit),
@@ -311,6 +350,7 @@ extension GoldenFile {
     var sink = CaptureSink(effects: effects, seeds: SplitMix64(seed: settings.seed))
     sink.keeps = keepOutput
     sink.outputLimit = outputLimit
+    sink.stop = stop
     sink.actual.reserveCapacity(inputs.count)
     withoutActuallyEscaping(observe) { observe in
       sink.observe = observe
@@ -329,7 +369,8 @@ extension GoldenFile {
       }
     }
     while sink.actual.count < inputs.count { sink.actual.append([]) }
-    return GoldenResult(file: self, actual: sink.actual, overflow: sink.overflow)
+    return GoldenResult(
+      file: self, actual: sink.actual, overflow: sink.overflow, stopped: sink.stopped)
   }
 }
 

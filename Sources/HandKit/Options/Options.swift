@@ -40,6 +40,8 @@ package struct Options: Equatable {
   package var junit: [UInt8]?
   /// `--shard K/N`: run only part K of N of the files found.
   package var shard: Shard?
+  /// `--timeout SECONDS`: a test still running after SECONDS stops, an error.
+  package var timeout: UInt64?
   /// `--record FILE`: write the prompt's session to FILE as a golden test.
   package var record: [UInt8]?
   /// The PATH operands of `--test`, as raw bytes.
@@ -220,6 +222,19 @@ extension Options {
       options.shard = shard
     },
     OptionSpec(
+      short: nil, long: "timeout", value: "SECONDS",
+      help: "with --test: stop a file that runs longer, as an error"
+    ) {
+      options, text throws(UsageError) in
+      guard let seconds = UInt64(decimalDigits: text), seconds >= 1 else {
+        throw UsageError(
+          message:
+            "invalid timeout '\(safeText(text))': expected a whole number of seconds from 1 to 18446744073709551615"
+        )
+      }
+      options.timeout = seconds
+    },
+    OptionSpec(
       short: nil, long: "record", value: "FILE",
       help: "at the prompt: write the session to FILE as a golden test"
     ) { options, text throws(UsageError) in options.record = text },
@@ -334,7 +349,7 @@ extension Options {
     } else {
       let needTest: [(Bool, String)] = [
         (update, "--update"), (review, "--review"), (tap, "--tap"), (junit != nil, "--junit"),
-        (jobs != nil, "-j"), (shard != nil, "--shard"),
+        (jobs != nil, "-j"), (shard != nil, "--shard"), (timeout != nil, "--timeout"),
       ]
       if let (_, name) = needTest.first(where: { $0.0 }) {
         throw UsageError(message: "\(name) can only be used with --test")
@@ -363,7 +378,7 @@ extension Options {
     var lines = [
       "Usage: handsh [OPTIONS] [SCRIPT | -]",
       "       handsh --test [--update | --review] [-j N] [--tap] [--junit FILE]",
-      "                     [--shard K/N] PATH...",
+      "                     [--shard K/N] [--timeout SECONDS] PATH...",
       "       handsh --lsp [--ascii]",
       "A shell for a hand of playing cards: runs SCRIPT, -c TEXT, or stdin;",
       "with a terminal and no SCRIPT, a readline prompt. Type 'help' inside.",

@@ -6,7 +6,7 @@ import CHandsh
   import Musl
 #endif
 
-/// The threads of `--test` (`parallelMap`) and of the language server
+/// The threads of `--test` (`OrderedRun`) and of the language server
 /// (`startThread`), and the one lock they share. Every thread is born
 /// blocking the signals that end handsh: only the main thread takes them,
 /// and the policy waits for every thread's write (handsh(1), SIGNALS).
@@ -70,7 +70,7 @@ final class Condition: @unchecked Sendable {
 
 /// Starts `work` on a thread of its own, or returns nil when no thread can
 /// be made. The caller blocks the signals first (`handsh_threads_begin`).
-private func spawnThread(_ work: @escaping () -> Void) -> pthread_t? {
+func spawnThread(_ work: @escaping () -> Void) -> pthread_t? {
   /// What the new thread runs, handed over as its context.
   final class Work: @unchecked Sendable {
     let run: () -> Void
@@ -99,56 +99,4 @@ func startThread(_ work: @escaping @Sendable () -> Void) {
   handsh_threads_end()
   guard let thread else { return work() }
   pthread_detach(thread)
-}
-
-/// `transform` applied to every item, on up to `jobs` threads; the results
-/// in the order of the items.
-func parallelMap<Item, Result>(
-  _ items: [Item], jobs: Int, _ transform: @escaping (Item) -> Result
-) -> [Result] {
-  guard jobs > 1, items.count > 1 else { return items.map(transform) }
-  let work = ParallelWork(items: items, transform: transform)
-  handsh_threads_begin()
-  let threads = (1..<jobs).compactMap { _ in spawnThread { work.perform() } }
-  handsh_threads_end()
-  // This thread works too, so the run goes on even if no thread started.
-  work.perform()
-  for thread in threads { pthread_join(thread, nil) }
-  return work.results()
-}
-
-/// The shared state of `parallelMap`: the next item to take, under a lock,
-/// and one result slot per item, each written by one thread only.
-private final class ParallelWork<Item, Result>: @unchecked Sendable {
-  private let items: [Item]
-  private let transform: (Item) -> Result
-  private let slots: UnsafeMutableBufferPointer<Result?>
-  private var next = 0
-  private let lock = Lock()
-
-  init(items: [Item], transform: @escaping (Item) -> Result) {
-    self.items = items
-    self.transform = transform
-    slots = .allocate(capacity: items.count)
-    slots.initialize(repeating: nil)
-  }
-
-  deinit {
-    _ = slots.deinitialize()
-    slots.deallocate()
-  }
-
-  private func take() -> Int? {
-    lock.held {
-      guard next < items.count else { return nil }
-      next += 1
-      return next - 1
-    }
-  }
-
-  func perform() {
-    while let index = take() { slots[index] = transform(items[index]) }
-  }
-
-  func results() -> [Result] { slots.compactMap { $0 } }
 }

@@ -95,7 +95,11 @@ extension GoldenTestRun {
       }
       let item = outcomes[index].item
       let new = result.updatedText(accepting: accepted.contains)
-      if let problem = TestFiles.rewrite(item.path, from: snapshot, to: new) {
+      if new.count > updateLimit {
+        outcomes[index].report.status = .error(
+          [TestFiles.tooLargeToUpdate(outcomes[index].report.path)])
+        outcomes[index].report.errorType = "not updated"
+      } else if let problem = TestFiles.rewrite(item.path, from: snapshot, to: new) {
         outcomes[index].report.status = .error(
           [TestFiles.updateFailure(outcomes[index].report.path, problem)])
         outcomes[index].report.errorType = "not updated"

@@ -51,6 +51,12 @@ enum TestFiles {
       var status = stat()
       guard Platform.status(of: base, &status, follow: true) else {
         let reason = Platform.describe(errno)
+        if Platform.status(of: base, &status, follow: false) {
+          // A dangling link (or a loop of links) is a file that cannot be
+          // read, as when it is found in a folder.
+          items.append(Item(path: base, problem: nil))
+          continue
+        }
         items.append(
           Item(
             path: base, problem: "cannot open '\(safeText(base))': \(reason)", ofOperand: true))
@@ -75,8 +81,12 @@ enum TestFiles {
     var unique: [Item] = []
     var seen = Set<FileID>()
     for item in items where unique.last?.path != item.path {
+      // Whatever it is (a FIFO, a dangling link: the link itself), one
+      // thing named twice is reported once.
       var status = stat()
-      if item.problem == nil, Platform.status(of: item.path, &status, follow: true) {
+      if Platform.status(of: item.path, &status, follow: true)
+        || Platform.status(of: item.path, &status, follow: false)
+      {
         guard
           seen.insert(FileID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted
         else { continue }
@@ -240,6 +250,12 @@ enum TestFiles {
     guard let resolved = resolved ?? nil else { return nil }
     defer { free(resolved) }
     return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+  }
+
+  /// The error of a file whose updated text would be over
+  /// `goldenSizeLimit`: never written, since `--test` would refuse it.
+  static func tooLargeToUpdate(_ shown: String) -> String {
+    "\(shown): too large to update (over 64 MiB)"
   }
 
   /// The message of a file that changed while the tests ran.

@@ -1,4 +1,11 @@
+import CHandsh
 import HandKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// `handsh --test PATH…` (handsh(1), GOLDEN TESTS): finds the test files,
 /// runs them in parallel in this one process, and prints the report in the
@@ -7,6 +14,9 @@ import HandKit
 struct GoldenTestRun {
   let options: Options
   let settings: GoldenSettings
+  /// The largest file `--update` writes: what `--test` reads (tests make it
+  /// smaller).
+  var updateLimit = TestFiles.goldenSizeLimit
 
   init(options: Options) {
     self.options = options
@@ -32,90 +42,95 @@ struct GoldenTestRun {
   /// Whether the diffs are coloured: as hand lines are (handsh(1), Colour).
   private var color: Bool { options.color.colors(1) }
 
-  /// Runs everything and prints the report; the exit status.
+  /// How many finished files may wait for a slower one before them: the
+  /// bound of a run's memory, whatever the number of files.
+  private func window(jobs: Int) -> Int { 2 * jobs + 2 }
+
+  /// Runs everything and prints the report as the files finish; the exit
+  /// status. SIGINT, SIGTERM or SIGHUP stops the run: the files still
+  /// running are reported `PATH: interrupted`, the summary and the JUnit
+  /// file are written, and handsh ends by that signal.
   func run(_ output: inout Output) -> Int32 {
     let started = Platform.monotonicSeconds()
     let items = TestFiles.shard(TestFiles.find(options.paths), options.shard)
     let jobs = max(1, min(options.jobs ?? Platform.processorCount(), items.count))
-    var outcomes = parallelMap(items, jobs: jobs) { item in runOne(item) }
-    if options.review { review(&outcomes, &output) }
-    let reports = outcomes.map(\.report)
-    let summary = GoldenSummary(reports)
-
-    let terminal = Platform.isTerminal(1)
-    let color = self.color
-    for outcome in outcomes {
-      let report = outcome.report
-      switch report.status {
-      case .passed, .skipped: break
-      case .failed(let diff):
-        output.flush()
-        for line in outcome.differing where !options.review {
-          Platform.printError("\(report.path):\(line): output differs")
-        }
-        if !options.tap && !options.review {
-          output.buffer +=
-            terminal || color ? shownDiff(diff, color: color, escaped: terminal) : diff
-        }
-      case .updated:
-        if !options.tap { output.buffer += Array("updated \(report.path)\n".utf8) }
-      case .error(let messages):
-        output.flush()
-        for message in messages { Platform.printError(message) }
-      }
-    }
-    if options.tap {
-      output.buffer += tapReport(reports, update: options.update)
-    } else {
-      let mode: GoldenSummary.Mode = options.review ? .review : options.update ? .update : .test
-      output.buffer += Array((summary.line(mode) + "\n").utf8)
-    }
     output.flush()
-    var status: Int32 =
-      summary.errors > 0 ? 2 : summary.failed > 0 || summary.kept > 0 ? 1 : 0
-    if let junit = options.junit {
-      let bodies = outcomes.map { $0.junitBody ?? junitCaseBody($0.report) }
-      let xml = junitReport(
-        reports, seconds: Platform.monotonicSeconds() - started, bodies: bodies)
-      if let failure = writeFile(xml, to: junit) {
-        Platform.printError("handsh: \(failure)")
-        status = 2
-      }
+    var report = TestReport(options: options, color: color, terminal: Platform.isTerminal(1))
+    if options.review { return runReview(items, jobs: jobs, &report, &output, started: started) }
+    report.begin(count: items.count)
+    // From here a signal that ends handsh is held until the loop below
+    // looks at it: the report so far is finished first.
+    handsh_results_waiting(1)
+    let work = OrderedRun(items: items, window: window(jobs: jobs)) { item in runOne(item) }
+    let end = work.run(jobs: jobs, shouldStop: Self.signalled) { _, outcome in
+      report.add(outcome)
+      report.flush()
     }
-    return status
+    guard case .stopped(let left) = end else {
+      let status = report.finish(seconds: Platform.monotonicSeconds() - started)
+      // A signal that came while the end was written: the report is whole.
+      if Self.signalled() { Self.endBySignal() }
+      handsh_results_waiting(0)
+      return status
+    }
+    let now = Platform.monotonicSeconds()
+    for (index, result, began) in left {
+      report.add(result ?? interrupted(items[index], seconds: now - began))
+    }
+    _ = report.finish(seconds: now - started)
+    Self.endBySignal()
   }
 
-  /// A diff as a terminal shows it: removed lines red, added lines green,
-  /// hunk headers cyan when `color`; control characters and the like made
-  /// safe as in diagnostics when `escaped`.
-  func shownDiff(_ diff: [UInt8], color: Bool, escaped: Bool) -> [UInt8] {
-    var out: [UInt8] = []
-    var lines = diff.split(separator: 0x0A, omittingEmptySubsequences: false)
-    if lines.last?.isEmpty == true { lines.removeLast() }
-    for line in lines {
-      let text = escaped ? Array(safeText(line).utf8) : Array(line)
-      var paint: String?
-      if color, !line.starts(with: "--- ".utf8), !line.starts(with: "+++ ".utf8) {
-        switch line.first {
-        case UInt8(ascii: "-"): paint = "31"
-        case UInt8(ascii: "+"): paint = "32"
-        case UInt8(ascii: "@"): paint = "36"
-        default: break
-        }
-      }
-      if let paint {
-        out += Array("\u{1B}[\(paint)m".utf8) + text + Array("\u{1B}[0m".utf8)
-      } else {
-        out += text
-      }
-      out.append(0x0A)
+  /// `--review`: every file run first, then the questions, then the report.
+  private func runReview(
+    _ items: [TestFiles.Item], jobs: Int, _ report: inout TestReport, _ output: inout Output,
+    started: Double
+  ) -> Int32 {
+    var outcomes: [FileRun] = []
+    outcomes.reserveCapacity(items.count)
+    let work = OrderedRun(items: items, window: items.count) { item in runOne(item) }
+    let never: () -> Bool = { false }
+    _ = work.run(jobs: jobs, shouldStop: never) { _, outcome in outcomes.append(outcome) }
+    review(&outcomes, &output)
+    for outcome in outcomes { report.add(outcome) }
+    return report.finish(seconds: Platform.monotonicSeconds() - started)
+  }
+
+  /// Whether a signal that ends handsh came (held for the report, or
+  /// waiting for a file being rewritten).
+  private static func signalled() -> Bool {
+    handsh_signal_held() != 0 || handsh_signal_waiting() != 0
+  }
+
+  /// Ends handsh by the signal that stopped the run, once every file being
+  /// rewritten is whole: that rewrite's end ends handsh (handsh(1),
+  /// SIGNALS); after a minute without it, here.
+  private static func endBySignal() -> Never {
+    let held = handsh_signal_held()
+    let number = held != 0 ? held : handsh_signal_waiting()
+    handsh_end_after_results(1, nil, 0)
+    for _ in 0..<6000 {
+      var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+      nanosleep(&pause, nil)
     }
-    return out
+    handsh_die_by_signal(number)
+  }
+
+  /// The report of a file still running when the run stopped.
+  private func interrupted(_ item: TestFiles.Item, seconds: Double) -> FileRun {
+    let shown = safeText(item.path)
+    var run = FileRun(
+      report: GoldenFileReport(
+        path: shown, status: .error(["\(shown): interrupted"]), seconds: seconds,
+        errorType: "interrupted", name: item.path),
+      item: item)
+    run.junitBody = junitCaseBody(run.report)
+    return run
   }
 
   /// Reads, checks and runs one file, and with `--update` rewrites it;
   /// with `--junit` makes its test case's body too, within its time.
-  private func runOne(_ item: TestFiles.Item) -> FileRun {
+  func runOne(_ item: TestFiles.Item) -> FileRun {
     let started = Platform.monotonicSeconds()
     var outcome = runTimed(item, started: started)
     if options.junit != nil {
@@ -149,13 +164,30 @@ struct GoldenTestRun {
       return outcome(.error(file.diagnostics.map { $0.text(path: shown) }))
     }
     guard !file.checksNothing else { return outcome(.skipped) }
-    let result = file.run(effects: GoldenMemory(readFile: readTestSource))
+    let effects = GoldenMemory(readFile: readTestSource)
+    var result: GoldenResult
+    if let seconds = options.timeout {
+      let deadline = started + Double(seconds)
+      result = file.run(effects: effects) { Platform.monotonicSeconds() >= deadline }
+      if let line = result.stoppedLine {
+        // Never rewritten: what it would print is not known.
+        return outcome(
+          .error(["\(shown):\(line): timed out after \(seconds) s"]), type: "timed out")
+      }
+    } else {
+      result = file.run(effects: effects)
+    }
     if let message = result.overflowMessage(path: shown) {
       // Never rewritten: no file could expect so much.
       return outcome(.error([message]), type: "output too large")
     }
     guard !result.passed else { return outcome(.passed) }
-    let diff = result.diff(path: TestFiles.patchedName(item.path))
+    let updated = result.updatedText
+    if options.update, updated.count > updateLimit {
+      // `--test` would refuse the file it became.
+      return outcome(.error([TestFiles.tooLargeToUpdate(shown)]), type: "not updated")
+    }
+    let diff = result.diff(path: TestFiles.patchedName(item.path), to: updated)
     guard !options.review else {
       var failed = outcome(.failed(diff: diff))
       failed.result = result
@@ -168,7 +200,7 @@ struct GoldenTestRun {
       failed.differing = result.differing.map { file.inputs[$0].number }
       return failed
     }
-    if let problem = TestFiles.rewrite(item.path, from: snapshot, to: result.updatedText) {
+    if let problem = TestFiles.rewrite(item.path, from: snapshot, to: updated) {
       return outcome(.error([TestFiles.updateFailure(shown, problem)]), type: "not updated")
     }
     return outcome(.updated(diff: diff))
