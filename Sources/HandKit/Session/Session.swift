@@ -10,15 +10,24 @@ public struct Session: Sendable {
   /// moves between two games, which need not be shuffled again each time.
   private var dealtBefore: Game
 
+  /// When the versions made next are made: asked once per change.
+  /// Version 0's time is what it said when the session started.
+  public var clock: TimeSource
+
   /// The hand limit a session starts with, unless told another
   /// (handsh(1), OPTIONS, --limit): the one place it is written.
   public static let defaultLimit = 5
 
-  public init(seed: UInt64, limit: Int = Session.defaultLimit) {
-    history = History(seed: seed, limit: min(max(limit, 1), 52))
+  public init(seed: UInt64, limit: Int = Session.defaultLimit, clock: TimeSource = .fixed(0)) {
+    history = History(seed: seed, limit: min(max(limit, 1), 52), time: clock.now())
     dealt = Game(seed: seed)
     dealtBefore = dealt
+    self.clock = clock
   }
+
+  /// Sets when version 0 was made: for a resumed journal, whose first time
+  /// line says when its session started.
+  public mutating func setStartTime(_ seconds: Int) { history.setStartTime(seconds) }
 
   /// A session whose history is `history`, at its version `version`: where
   /// a line that ran there started (an editor's hover replays the commands
@@ -29,6 +38,7 @@ public struct Session: Sendable {
     self.history = history
     dealt = Game(seed: history.seed(of: history.current))
     dealtBefore = dealt
+    clock = .fixed(history.time(of: history.count - 1))
   }
 
   public var current: Version { history.current }
@@ -100,7 +110,7 @@ public struct Session: Sendable {
       history.go(to: target)
       return .changed
     case .new(let seed):
-      history.pushGame(seed: seed ?? freshSeed(), limit: now.limit)
+      history.pushGame(seed: seed ?? freshSeed(), limit: now.limit, time: clock.now())
       return .changed
     case .limit(nil):
       return .limit(now.limit)
@@ -125,7 +135,7 @@ public struct Session: Sendable {
     case .help(let topic): return .help(topic)
     case .quit: return .quit
     }
-    history.push(next)
+    history.push(next, time: clock.now())
     return .changed
   }
 

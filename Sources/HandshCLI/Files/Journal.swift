@@ -122,7 +122,7 @@ final class Journal {
     let session: Session
     var resumed: Int?
     if whole == 0 {
-      session = Session(seed: seed, limit: limit)
+      session = Session(seed: seed, limit: limit, clock: Platform.clock)
     } else {
       let replayed = text.withUnsafeBufferPointer {
         JournalText.replay(UnsafeBufferPointer(rebasing: $0[..<whole]))
@@ -133,7 +133,8 @@ final class Journal {
           StartFailure(
             message:
               "cannot resume from \(shown): \(failure.line):\(failure.column): \(failure.message)"))
-      case .success(let found):
+      case .success(var found):
+        found.clock = Platform.clock
         session = found
         resumed = found.history.cursor
       }
@@ -209,7 +210,9 @@ final class Journal {
     defer { failure = nil }
     var text = [UInt8](repeating: 0, count: size)
     guard Platform.readAll(fd, &text, at: 0) == nil else { return nil }
-    return try? text.withUnsafeBufferPointer { JournalText.replay($0) }.get()
+    var session = try? text.withUnsafeBufferPointer { JournalText.replay($0) }.get()
+    session?.clock = Platform.clock
+    return session
   }
 
 }

@@ -30,7 +30,7 @@ struct Runner {
     self.options = options
     let color = options.color.colors(1)
     executor = LineExecutor(
-      session: Session(seed: seed, limit: options.limit),
+      session: Session(seed: seed, limit: options.limit, clock: Platform.clock),
       renderer: Renderer(style: Style(ascii: options.ascii, color: color, json: options.json)),
       echo: options.echo, quiet: options.quiet)
     sink = ProcessSink(output: Output(fd: output), errors: errors)
