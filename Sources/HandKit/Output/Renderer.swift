@@ -275,6 +275,8 @@ public struct Renderer: Sendable {
     case .cannotWrite(let file, let reason):
       "cannot write \(safeWord(file.utf8, limit: quotedFileLimit)): \(reason)"
     case .noVersion(let number, let last): "no version \(number) (versions 0 to \(last))"
+    case .noEarlierVersion: "no earlier version"
+    case .noLaterVersion: "no later version"
     case .cannotRead(let file, let reason):
       "cannot read \(safeWord(file.utf8, limit: quotedFileLimit)): \(reason)"
     case .nestedTooDeeply(let file):

@@ -12,7 +12,8 @@ public enum JournalText {
   }
 
   /// The line a change is recorded by, with its line break, appended to
-  /// `out`: `undo N`, `redo N` or `goto V` for a move of the cursor, else
+  /// `out`: `undo N`, `redo N` or `goto V` for a move of the cursor (V the
+  /// version it reached: `earlier` and `later` are the `goto` they did), else
   /// the command that made the current version of `history`, as `history`
   /// writes it (cards in ASCII). Written straight into the buffer's room,
   /// with no String and no copy, as this runs once per change of a session
@@ -22,7 +23,7 @@ public enum JournalText {
     switch move {
     case .undo(let steps): writer.put("undo ", UInt64(steps))
     case .redo(let steps): writer.put("redo ", UInt64(steps))
-    case .goto(let version): writer.put("goto ", UInt64(version))
+    case .goto: writer.put("goto ", UInt64(history.cursor))
     case nil:
       let version = history.current
       switch version.step {
@@ -218,6 +219,8 @@ public enum CursorMove: Sendable, Equatable {
     case .undo(let steps): self = .undo(steps)
     case .redo(let steps): self = .redo(steps)
     case .goto(let version): self = .goto(version)
+    // The version it reaches is known once it ran: the history's cursor.
+    case .earlier, .later: self = .goto(-1)
     default: return nil
     }
   }

@@ -109,6 +109,12 @@ public struct Session: Sendable {
       guard target != history.cursor else { return .nothing }
       history.go(to: target)
       return .changed
+    case .earlier(let stride):
+      history.go(to: try earlier(stride))
+      return .changed
+    case .later(let stride):
+      history.go(to: try later(stride))
+      return .changed
     case .new(let seed):
       history.pushGame(seed: seed ?? freshSeed(), limit: now.limit, time: clock.now())
       return .changed
@@ -137,6 +143,35 @@ public struct Session: Sendable {
     }
     history.push(next, time: clock.now())
     return .changed
+  }
+
+  /// Where `earlier` goes (handsh(1), Versions): with C the current version,
+  /// C-N (at least 0), or the highest-numbered version below C made at or
+  /// before C's time less TIME (0 when none was).
+  private func earlier(_ stride: VersionStride) throws(CommandError) -> Int {
+    let current = history.cursor
+    guard current > 0 else { throw .noEarlierVersion }
+    switch stride {
+    case .versions(let count): return current - min(count, current)
+    case .seconds(let span):
+      // Times are 0 to 2^32-1: the difference cannot overflow.
+      return history.latest(below: current, madeBy: history.time(of: current) - span)
+    }
+  }
+
+  /// Where `later` goes: C+N (at most the newest), or the highest-numbered
+  /// version made at or before C's time plus TIME, and when that is not
+  /// above C, C+1.
+  private func later(_ stride: VersionStride) throws(CommandError) -> Int {
+    let (current, last) = (history.cursor, history.count - 1)
+    guard current < last else { throw .noLaterVersion }
+    switch stride {
+    case .versions(let count): return current + min(count, last - current)
+    case .seconds(let span):
+      let time = history.time(of: current)
+      let deadline = span > Int.max - time ? Int.max : time + span
+      return history.latest(above: current, madeBy: deadline)
+    }
   }
 
   /// A script that rebuilds the current version (handsh(1), COMMANDS,

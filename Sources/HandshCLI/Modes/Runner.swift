@@ -279,6 +279,8 @@ struct ProcessSink: CommandSink {
   enum Effect: Equatable {
     case seed(UInt64)
     case save(failure: String?)
+    /// `earlier` or `later` went to this version.
+    case walked(to: Int)
   }
 
   /// Lent in place, as `Runner.output` is.
@@ -348,6 +350,10 @@ struct ProcessSink: CommandSink {
     let seed = UInt64.random(in: .min ... .max)
     if !sourced { effects?.append(.seed(seed)) }
     return seed
+  }
+
+  mutating func walked(to version: Int, sourced: Bool) {
+    if !sourced { effects?.append(.walked(to: version)) }
   }
 
   /// False, and the line (and any file it sources) stops after the command
