@@ -124,7 +124,8 @@ struct Runner {
   mutating func runText(_ text: [UInt8], name: String) -> LineEnd {
     var state = TextCheck(
       ahead: RunAhead(
-        from: session, enabled: !options.checkOnly, journaling: output.journal != nil))
+        from: session, enabled: !options.checkOnly, journaling: output.journal != nil,
+        journalStart: output.journal?.sessionStart ?? 0))
     var text = text
     _ = check(&text, final: true, name: name, &state)
     return finish(text, name: name, state)
@@ -136,7 +137,8 @@ struct Runner {
   mutating func runScript(_ path: [UInt8], name: String) -> Result<LineEnd, SystemError> {
     var state = TextCheck(
       ahead: RunAhead(
-        from: session, enabled: !options.checkOnly, journaling: output.journal != nil))
+        from: session, enabled: !options.checkOnly, journaling: output.journal != nil,
+        journalStart: output.journal?.sessionStart ?? 0))
     let read = readFile(path) { text, final in check(&text, final: final, name: name, &state) }
     switch read {
     case .success(let file):
