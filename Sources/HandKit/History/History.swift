@@ -48,6 +48,9 @@ public struct History: Sendable {
   /// version numbered before it (0 when the clock never went back): from
   /// it on, times never decrease, so a time is found there by bisection.
   var clockWentBack = 0
+  /// The time of the newest version, as the store keeps it: what a new
+  /// one's is compared with, without a look in the store.
+  var newestTime: UInt32 = 0
 
   /// How far apart, at least, keyframes are on a path (handsh(1), Versions):
   /// a hand is rebuilt in at most twice as many steps.
@@ -63,6 +66,7 @@ public struct History: Sendable {
       Entry(
         link: Link(parent: 0, depth: 0, jump: 0), deck: seed, hand: 0, game: 0,
         step: .start, limit: start.storedLimit), time: History.storedTime(time))
+    newestTime = History.storedTime(time)
     cursor = 0
   }
 
@@ -228,6 +232,7 @@ public struct History: Sendable {
   /// `push`, with what the entry keeps in its deck's place.
   @inline(__always)
   private mutating func push(_ version: consuming Version, deck: UInt64, time: Int) {
+    let stored = History.storedTime(time)
     let parent = cursor
     let number = count
     // The skew-binary jump pointer (Myers): twice the parent's jump when
@@ -252,8 +257,9 @@ public struct History: Sendable {
           parent: UInt32(truncatingIfNeeded: parent), depth: up.depth &+ 1,
           jump: far ? jump.jump : UInt32(truncatingIfNeeded: parent)),
         deck: deck, hand: hand, game: version.game, step: version.step,
-        limit: version.storedLimit), time: History.storedTime(time))
-    if store.time(number).pointee < store.time(number &- 1).pointee { clockWentBack = number }
+        limit: version.storedLimit), time: stored)
+    if stored < newestTime { clockWentBack = number }
+    newestTime = stored
     setCurrent(version)
     cursor = number
     tip = number

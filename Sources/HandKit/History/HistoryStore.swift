@@ -112,9 +112,11 @@ final class Store: @unchecked Sendable {
     let count = state.pointee.count
     let slot = count & (Store.chunkSize - 1)
     if slot == 0 { addChunk(count >> Store.chunkShift) }
-    (state.pointee.chunks[count >> Store.chunkShift] + slot).initialize(to: entry)
+    let chunk = state.pointee.chunks[count >> Store.chunkShift]
+    (chunk + slot).initialize(to: entry)
+    (UnsafeMutableRawPointer(chunk + Store.chunkSize).assumingMemoryBound(to: UInt32.self) + slot)
+      .initialize(to: time)
     state.pointee.count = count + 1
-    self.time(count).initialize(to: time)
   }
 
   /// The bytes of one chunk: its entries, then their times.

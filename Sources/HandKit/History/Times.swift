@@ -20,6 +20,7 @@ extension History {
   public mutating func setStartTime(_ seconds: Int) {
     own()
     store.time(0).pointee = History.storedTime(seconds)
+    if count == 1 { newestTime = History.storedTime(seconds) }
     // Whether the clock went back at version 1 may change with it; above 1
     // nothing does.
     guard count > 1, clockWentBack <= 1 else { return }
