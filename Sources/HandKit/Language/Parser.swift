@@ -418,26 +418,10 @@ public struct LineParser: IteratorProtocol {
         } else {
           parsed = .limit(nil)
         }
-      case .expect:
-        let word = try required(by: name)
-        if !word.isQuoted, bytes(of: word).elementsEqual("empty".utf8) {
-          parsed = .expect([])
-        } else {
-          var cards = [try card(word)]
-          while let word = try optional() { cards.append(try card(word)) }
-          parsed = .expect(cards)
-        }
+      case .expect: parsed = .expect(try expectedCards())
       case .show: parsed = .show
       case .deck: parsed = .deck
-      case .history:
-        if let word = try optional() {
-          guard !word.isQuoted, bytes(of: word).elementsEqual("tree".utf8) else {
-            throw .unexpectedArgument(word, of: name)
-          }
-          parsed = .history(tree: true)
-        } else {
-          parsed = .history(tree: false)
-        }
+      case .history: parsed = .history(tree: try treeWord())
       case .save: parsed = .save(unquoted(try required(by: name)))
       case .source: parsed = .source(unquoted(try required(by: name)))
       case .help:
@@ -457,6 +441,24 @@ public struct LineParser: IteratorProtocol {
       skipToEndOfCommand()
       return item
     }
+  }
+
+  /// The cards of `expect CARD…`, or none for `expect empty`.
+  private mutating func expectedCards() throws(Failure) -> [Card] {
+    let word = try required(by: .expect)
+    if !word.isQuoted, bytes(of: word).elementsEqual("empty".utf8) { return [] }
+    var cards = [try card(word)]
+    while let word = try optional() { cards.append(try card(word)) }
+    return cards
+  }
+
+  /// Whether `history` has its one word, `tree`.
+  private mutating func treeWord() throws(Failure) -> Bool {
+    guard let word = try optional() else { return false }
+    guard !word.isQuoted, bytes(of: word).elementsEqual("tree".utf8) else {
+      throw .unexpectedArgument(word, of: .history)
+    }
+    return true
   }
 
   /// The next word of a command `name` that needs one.

@@ -64,12 +64,7 @@ public struct Session: Sendable {
     switch consume command {
     case .add(let wanted):
       try now.checkRoom()
-      let seed = history.seed(of: now)
-      if dealt.seed != seed {
-        swap(&dealt, &dealtBefore)
-        if dealt.seed != seed { dealt = Game(seed: seed) }
-      }
-      let game = dealt
+      let game = deal(now)
       let card: Card
       if let wanted {
         if now.hand.contains(wanted) { throw .inHand(wanted) }
@@ -109,12 +104,8 @@ public struct Session: Sendable {
       guard target != history.cursor else { return .nothing }
       history.go(to: target)
       return .changed
-    case .earlier(let stride):
-      history.go(to: try earlier(stride))
-      return .changed
-    case .later(let stride):
-      history.go(to: try later(stride))
-      return .changed
+    case .earlier(let stride): return go(to: try earlier(stride))
+    case .later(let stride): return go(to: try later(stride))
     case .new(let seed):
       history.pushGame(seed: seed ?? freshSeed(), limit: now.limit, time: clock.now())
       return .changed
@@ -142,6 +133,24 @@ public struct Session: Sendable {
     case .quit: return .quit
     }
     history.push(next, time: clock.now())
+    return .changed
+  }
+
+  /// The game `version` belongs to, shuffled: the one last dealt, or the
+  /// one before it, or shuffled now.
+  @inline(__always)
+  private mutating func deal(_ version: Version) -> Game {
+    let seed = history.seed(of: version)
+    if dealt.seed != seed {
+      swap(&dealt, &dealtBefore)
+      if dealt.seed != seed { dealt = Game(seed: seed) }
+    }
+    return dealt
+  }
+
+  /// `earlier` and `later`: the `goto` they do, to another version.
+  private mutating func go(to target: Int) -> Outcome {
+    history.go(to: target)
     return .changed
   }
 
