@@ -31,8 +31,85 @@ import Testing
     case 54..<59: return random.next() % 2 == 0 ? "limit 52" : "limit \(1 + random.next() % 52)"
     case 59: return "new \(random.next() % 5)"
     case 60, 61: return "expect \(card)"
-    default: return "limit"
+    case 62: return "limit"
+    default: return walk(&random, for: session)
     }
+  }
+
+  /// `earlier` or `later`, by a count (up to two past the versions there
+  /// are that way) or a time (seconds to days, around the clock's steps).
+  private func walk(_ random: inout SplitMix64, for session: Session) -> String {
+    let name = random.next() % 2 == 0 ? "earlier" : "later"
+    let ahead = session.history.count - 1 - session.history.cursor
+    let reach = name == "earlier" ? session.history.cursor : ahead
+    switch random.next() % 4 {
+    case 0: return name
+    case 1: return "\(name) \(1 + random.next() % UInt64(reach + 2))"
+    default:
+      let unit = ["s", "s", "s", "m", "h", "d"][Int(random.next() % 6)]
+      return "\(name) \(1 + random.next() % 40)\(unit)"
+    }
+  }
+
+  /// The clock of a random run: mostly on by 0 to 3 seconds a command,
+  /// now and then back by up to 20 (a clock set back), so `earlier TIME`
+  /// and `later TIME` meet both kinds of history.
+  private func tick(_ clock: inout (now: Int, random: SplitMix64), _ session: inout Session) {
+    if clock.random.next() % 25 == 0 {
+      clock.now -= Int(clock.random.next() % 20)
+    } else {
+      clock.now += Int(clock.random.next() % 4)
+    }
+    session.clock = .fixed(clock.now)
+  }
+
+  /// `earlier` and `later` against the model: `goto` to the version the
+  /// rules name (handsh(1), COMMANDS), worked out one version at a time
+  /// from the times, or the failure at either end. The whole history is
+  /// compared: cursor, redo children, every version and its time.
+  private func checkWalk(
+    _ command: Command, before: Session, after: Session, _ result: Result<Outcome, CommandError>
+  ) {
+    let history = before.history
+    let (current, last) = (history.cursor, history.count - 1)
+    let time = { (number: Int) in history.time(of: number) }
+    let target: Int?
+    let failure: CommandError
+    switch command {
+    case .earlier(let stride):
+      failure = .noEarlierVersion
+      guard current > 0 else {
+        target = nil
+        break
+      }
+      switch stride {
+      case .versions(let count): target = max(0, current - count)
+      case .seconds(let span):
+        target = (0..<current).last { time($0) <= time(current) - span } ?? 0
+      }
+    case .later(let stride):
+      failure = .noLaterVersion
+      guard current < last else {
+        target = nil
+        break
+      }
+      switch stride {
+      case .versions(let count): target = min(last, current + count)
+      case .seconds(let span):
+        let found = (0...last).last { time($0) <= time(current) + span } ?? 0
+        target = found > current ? found : current + 1
+      }
+    default: return
+    }
+    guard let target else {
+      #expect(result == .failure(failure), "\(command) at \(current) of 0...\(last)")
+      return
+    }
+    var model = before
+    #expect(model.run(.goto(target)) { 0 } == .success(.changed))
+    #expect(result == .success(.changed), "\(command)")
+    #expect(after.history == model.history, "\(command) from \(current): not goto \(target)")
+    #expect(after.current == model.current)
   }
 
   /// Which states the random runs reached: a test of the generators, so
@@ -115,6 +192,7 @@ import Testing
 
   @Test func failedCommandsChangeNothingAndCardsStayPartitioned() {
     var random = SplitMix64(seed: 2024)
+    var clock = (now: 1_000, random: SplitMix64(seed: 2025))
     var reached = Reached()
     for sequence in 0..<300 {
       var session = Session(seed: UInt64(sequence), limit: 1 + sequence % 52)
@@ -123,6 +201,7 @@ import Testing
           Issue.record("generated an invalid command")
           continue
         }
+        tick(&clock, &session)
         let before = session
         let result = session.run(command, freshSeed: { 5 })
         if case .failure = result {
@@ -131,6 +210,7 @@ import Testing
         checkAgainstModel(
           command, before: before.current.hand.cards, versionsBefore: before.history.count,
           after: session, result)
+        checkWalk(command, before: before, after: session, result)
         checkCardsArePartitioned(session)
         reached.note(session, result)
       }
@@ -142,6 +222,7 @@ import Testing
   /// hands of any size and decks run out, checked as above.
   @Test func longRunsKeepEveryRule() {
     var random = SplitMix64(seed: 31)
+    var clock = (now: 1_000, random: SplitMix64(seed: 32))
     var reached = Reached()
     for sequence in 0..<8 {
       var session = Session(seed: UInt64(sequence), limit: 52)
@@ -150,6 +231,7 @@ import Testing
           Issue.record("generated an invalid command")
           continue
         }
+        tick(&clock, &session)
         let before = session.history
         let hand = session.current.hand.cards
         let result = session.run(command, freshSeed: { 9 })

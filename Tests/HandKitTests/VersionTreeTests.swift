@@ -277,7 +277,7 @@ import Testing
     var chain = History(seed: 1, limit: 52)
     let versions = 200_000
     for _ in 1..<versions {
-      chain.push(Version(hand: .empty, deck: .full, game: 0, limit: 52, step: .limit(52)))
+      chain.push(Version(hand: .empty, deck: .full, game: 0, limit: 52, step: .limit(52)), time: 0)
     }
     var random = SplitMix64(seed: 25)
     // Myers' bound: three times the bits of the depth the search starts

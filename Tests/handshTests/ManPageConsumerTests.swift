@@ -99,6 +99,27 @@ final class ManPageConsumerTests: XCTestCase {
     XCTAssertEqual(blocks.dropFirst().first, run.out)
   }
 
+  /// Commands that print: the tree with two branchings, three columns a
+  /// step, is what `history tree` prints after the same commands, in
+  /// Unicode; and in ASCII, with the glyphs the page names.
+  func testTheHistoryTreePictureIsWhatHistoryTreePrints() throws {
+    let blocks = try literalBlocks(under: "Commands that print")
+    let block = try XCTUnwrap(blocks.first { $0.contains("*7") }, "no tree of 8 versions")
+    let commands = "add; add; add; undo 2; add; add; undo; add; goto 2; add; history tree"
+    let run = try TestProcess.run(binary, ["--seed", "42", "-q", "-c", commands], in: folder)
+    XCTAssertEqual(run.status, 0, run.err)
+    XCTAssertEqual(block, run.out)
+    XCTAssertTrue(run.out.contains("│  └─ *7  add K♥"), run.out)
+    let ascii = try TestProcess.run(
+      binary, ["--seed", "42", "-q", "--ascii", "-c", commands], in: folder)
+    let glyphs = ["├─": "|-", "└─": "`-", "│": "|", "♥": "H", "♣": "C"]
+    var expected = block
+    for (glyph, plain) in glyphs {
+      expected = expected.replacingOccurrences(of: glyph, with: plain)
+    }
+    XCTAssertEqual(ascii.out, expected)
+  }
+
   /// JSON: jq 1.6 rounds a seed above 2^53; the man page's pipeline reads
   /// it exactly.
   func testTheJqPipelineReadsALargeSeedExactly() throws {

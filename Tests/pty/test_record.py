@@ -196,3 +196,28 @@ def test_a_typed_new_keeps_its_own_seed_after_a_sourced_new(box):
     assert sh.wait_exit() == 0
     lines = (box.cwd / "r.hand").read_text(encoding="utf-8").splitlines()
     assert lines[1] == f"source fresh.hand; deck; new {typed}; deck"
+
+
+def test_earlier_and_later_are_recorded_as_the_goto_they_did(box):
+    # Written as the `goto V` they went to, so that the test replays the
+    # same whatever its clock says; a failed one stays as typed, and fails
+    # again, at version 0, whatever the clock.
+    (box.cwd / "back.hand").write_text("earlier\n", encoding="utf-8")
+    sh = box.spawn("--seed", "42", "--record", "r.hand")
+    sh.first_prompt()
+    assert sh.command("add; add; add") == ["7♥", "3♣ 7♥", "K♥ 3♣ 7♥"]
+    assert sh.command("earlier 2;  later 1s ; source back.hand") == ["7♥", "K♥ 3♣ 7♥", "3♣ 7♥"]
+    assert sh.command("earlier 1d # all of it") == ["(empty)"]
+    assert sh.command("earlier") == ["error: no earlier version"]
+    sh.child.send("quit\r")
+    assert sh.wait_exit() == 0
+    lines = (box.cwd / "r.hand").read_text(encoding="utf-8").splitlines()
+    assert [line for line in lines if not line.startswith("#")] == [
+        "add; add; add",
+        "goto 1;  goto 3 ; source back.hand",
+        "goto 0 # all of it",
+        "earlier",
+        "quit",
+    ]
+    result = run_test(box, "r.hand")
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -6,11 +6,12 @@
 /// made.
 ///
 /// The store is fixed-size chunks, so it grows without ever copying what it
-/// holds: 40 bytes a version, whatever its command and its hand. A version
+/// holds: 44 bytes a version, whatever its command and its hand. A version
 /// keeps what its command changed: its place in the tree (16 bytes), its
 /// step, limit and game, its deck (a mask of 52 bits; the first version of
-/// a game, whose deck is full, keeps the game's seed there instead), and a
-/// hand of up to ten cards packed in one word. A larger hand is not kept:
+/// a game, whose deck is full, keeps the game's seed there instead), a
+/// hand of up to ten cards packed in one word, and the second it was made
+/// (4 bytes). A larger hand is not kept:
 /// it is its parent's hand with the version's step done to it, and is
 /// rebuilt from the nearest version up the path whose hand is kept whole.
 /// That is never more than `2 * keyframeSpacing - 1` versions up: when a
@@ -20,15 +21,15 @@
 /// the path (the new one included) from further than `keyframeSpacing` to
 /// at most that, and nothing takes them further again: so each keyframe
 /// has versions of its own to pay for it, and there are at most
-/// `count / keyframeSpacing` of them, however the tree branches: 6.5 bytes
-/// a version at most. The current version is kept whole beside the store,
+/// `count / keyframeSpacing` of them, however the tree branches: 3.25 bytes
+/// a version at most, 47.25 in all. The current version is kept whole beside the store,
 /// so a command reads it without rebuilding anything; `undo`, `redo` and
 /// `goto` make whole the version they reach, a large hand in a bounded
 /// number of steps. A history shares its store with its copies until one
 /// of them changes, as an array does; `push` is then a store to the next
 /// slot.
 public struct History: Sendable {
-  private var store: Store
+  var store: Store
   /// Where the chain of redo children from the current version ends, when
   /// known: then `redo N` is a jump back from it, not N hops forward.
   private var tip: Int? = 0
@@ -43,21 +44,29 @@ public struct History: Sendable {
   /// How many versions up from the current one lies the nearest version
   /// whose hand is kept whole (0: the current one's).
   private var distance = 0
+  /// The highest-numbered version made in an earlier second than the
+  /// version numbered before it (0 when the clock never went back): from
+  /// it on, times never decrease, so a time is found there by bisection.
+  var clockWentBack = 0
+  /// The time of the newest version, as the store keeps it: what a new
+  /// one's is compared with, without a look in the store.
+  var newestTime: UInt32 = 0
 
   /// How far apart, at least, keyframes are on a path (handsh(1), Versions):
   /// a hand is rebuilt in at most twice as many steps.
-  static let keyframeSpacing = 8
+  static let keyframeSpacing = 16
 
   /// A history whose version 0 is an empty hand and a full deck shuffled by
-  /// `seed`.
-  public init(seed: UInt64, limit: Int) {
+  /// `seed`, made at `time` (seconds since 1970, UTC).
+  public init(seed: UInt64, limit: Int, time: Int = 0) {
     let start = Version(hand: .empty, deck: .full, game: 0, limit: limit, step: .start)
     current = start
     store = Store()
     store.append(
       Entry(
         link: Link(parent: 0, depth: 0, jump: 0), deck: seed, hand: 0, game: 0,
-        step: .start, limit: start.storedLimit))
+        step: .start, limit: start.storedLimit), time: History.storedTime(time))
+    newestTime = History.storedTime(time)
     cursor = 0
   }
 
@@ -211,17 +220,19 @@ public struct History: Sendable {
     return entry.step.text(seed: store.entry(Int(entry.game)).pointee.deck, ascii: ascii)
   }
 
-  /// Adds `version` as a child of the current one and makes it current; it
-  /// becomes the current version's redo child. Constant time.
+  /// Adds `version`, made at `time`, as a child of the current one and
+  /// makes it current; it becomes the current version's redo child.
+  /// Constant time.
   @inline(__always)
-  mutating func push(_ version: consuming Version) {
+  mutating func push(_ version: consuming Version, time: Int) {
     let deck = version.deck.bits
-    push(version, deck: deck)
+    push(version, deck: deck, time: time)
   }
 
   /// `push`, with what the entry keeps in its deck's place.
   @inline(__always)
-  private mutating func push(_ version: consuming Version, deck: UInt64) {
+  private mutating func push(_ version: consuming Version, deck: UInt64, time: Int) {
+    let stored = History.storedTime(time)
     let parent = cursor
     let number = count
     // The skew-binary jump pointer (Myers): twice the parent's jump when
@@ -246,7 +257,9 @@ public struct History: Sendable {
           parent: UInt32(truncatingIfNeeded: parent), depth: up.depth &+ 1,
           jump: far ? jump.jump : UInt32(truncatingIfNeeded: parent)),
         deck: deck, hand: hand, game: version.game, step: version.step,
-        limit: version.storedLimit))
+        limit: version.storedLimit), time: stored)
+    if stored < newestTime { clockWentBack = number }
+    newestTime = stored
     setCurrent(version)
     cursor = number
     tip = number
@@ -274,10 +287,13 @@ public struct History: Sendable {
     distance = History.keyframeSpacing
   }
 
-  /// Adds the first version of a new game shuffled by `seed`.
-  mutating func pushGame(seed: UInt64, limit: Int) {
+  /// Adds the first version of a new game shuffled by `seed`, made at
+  /// `time`.
+  mutating func pushGame(seed: UInt64, limit: Int, time: Int) {
     let number = UInt32(truncatingIfNeeded: count)
-    push(Version(hand: .empty, deck: .full, game: number, limit: limit, step: .new), deck: seed)
+    push(
+      Version(hand: .empty, deck: .full, game: number, limit: limit, step: .new), deck: seed,
+      time: time)
   }
 
   /// Makes the version the cursor has moved to current, whole: its hand
@@ -389,215 +405,8 @@ public struct History: Sendable {
 
   /// Makes the store this history's own before it changes.
   @inline(__always)
-  private mutating func own() {
+  mutating func own() {
     if !isKnownUniquelyReferenced(&store) { store = store.copy() }
-  }
-}
-
-/// A version as the store keeps it: 40 bytes of plain numbers.
-private struct Entry: Sendable, Equatable {
-  var link: Link
-  /// The deck's mask over the game's shuffled order; for the first version
-  /// of a game, whose deck is full, the game's seed.
-  let deck: UInt64
-  /// A hand of up to ten cards as `Hand.word` packs it (at most 10 in the
-  /// low four bits), or for a larger hand a `HandCode`.
-  var hand: UInt64
-  /// The number of the version that starts this version's game.
-  let game: UInt32
-  let step: Step
-  let limit: UInt8
-}
-
-/// How an entry keeps a hand of more than ten cards, by the low four bits
-/// of its word (which are at most 10 for a hand kept in the word itself).
-private enum HandCode {
-  /// Not kept: the parent's hand with the version's step done to it.
-  static let delta: UInt64 = 0xE
-  /// Kept whole beside the store: the count in bits 4–9, and from bit 10
-  /// on, the keyframe's place.
-  static let keyframe: UInt64 = 0xF
-}
-
-extension Step {
-  /// Does to `cards` what the step's command did to the hand; a step that
-  /// does not change a hand (`limit`) leaves them as they are.
-  fileprivate func apply(to cards: inout [Card]) {
-    switch self {
-    case .add(let card): cards.insert(card, at: 0)
-    case .delete(let position):
-      let index = Int(position) - 1
-      if cards.indices.contains(index) { cards.remove(at: index) }
-    case .move(let from, let to):
-      let (a, b) = (Int(from) - 1, Int(to) - 1)
-      if cards.indices.contains(a), cards.indices.contains(b) {
-        cards.insert(cards.remove(at: a), at: b)
-      }
-    case .start, .new, .limit: break
-    }
-  }
-}
-
-/// The versions of a history, in chunks of `chunkSize` that never move once
-/// allocated, and the keyframes, 52 bytes each, in chunks of `keyChunkSize`.
-/// Changed only by a history that holds the one reference to it (copy on
-/// write), so it is as safe to send as the history.
-private final class Store: @unchecked Sendable {
-  private static let chunkShift = 12
-  private static let chunkSize = 1 << chunkShift
-  private static let keyChunkShift = 10
-  private static let keyChunkSize = 1 << keyChunkShift
-  private static let keyframeSize = 52
-
-  private struct State {
-    /// The chunks allocated, in order, in a table of `capacity` places.
-    var chunks: UnsafeMutablePointer<UnsafeMutablePointer<Entry>>
-    var capacity: Int
-    var count = 0
-    /// The keyframes' chunks, in a table of `keyCapacity` places.
-    var keyChunks: UnsafeMutablePointer<UnsafeMutablePointer<Card>>
-    var keyCapacity: Int
-    var keyCount = 0
-  }
-
-  /// Behind a pointer, not in stored properties: a class's stored `var` is
-  /// checked for exclusive access at run time on every use. The table of
-  /// chunks is a pointer too, not an array: every entry below `count` is
-  /// in a chunk, so a lookup needs no bounds check of its own.
-  private let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-
-  init() {
-    let capacity = 16
-    state.initialize(
-      to: State(
-        chunks: .allocate(capacity: capacity), capacity: capacity,
-        keyChunks: .allocate(capacity: capacity), keyCapacity: capacity))
-  }
-
-  deinit {
-    // The entries and keyframes are plain numbers: nothing to release.
-    let chunks = (state.pointee.count + Store.chunkSize - 1) >> Store.chunkShift
-    for i in 0..<chunks { state.pointee.chunks[i].deallocate() }
-    state.pointee.chunks.deallocate()
-    let keyChunks = (state.pointee.keyCount + Store.keyChunkSize - 1) >> Store.keyChunkShift
-    for i in 0..<keyChunks { state.pointee.keyChunks[i].deallocate() }
-    state.pointee.keyChunks.deallocate()
-    state.deinitialize(count: 1)
-    state.deallocate()
-  }
-
-  var count: Int { state.pointee.count }
-
-  /// Entry `number`, 0 to `count - 1`; the caller checks the range.
-  @inline(__always)
-  func entry(_ number: Int) -> UnsafeMutablePointer<Entry> {
-    state.pointee.chunks[number >> Store.chunkShift] + (number & (Store.chunkSize - 1))
-  }
-
-  @inline(__always)
-  func append(_ entry: consuming Entry) {
-    let count = state.pointee.count
-    let slot = count & (Store.chunkSize - 1)
-    if slot == 0 { addChunk(count >> Store.chunkShift) }
-    (state.pointee.chunks[count >> Store.chunkShift] + slot).initialize(to: entry)
-    state.pointee.count = count + 1
-  }
-
-  /// Allocates chunk `index`, the first past those allocated.
-  private func addChunk(_ index: Int) {
-    Store.grow(&state.pointee.chunks, &state.pointee.capacity, toHold: index)
-    (state.pointee.chunks + index).initialize(to: .allocate(capacity: Store.chunkSize))
-  }
-
-  /// Makes `table` (of `capacity` places) hold place `index`, one past its
-  /// last one used.
-  private static func grow<T>(
-    _ table: inout UnsafeMutablePointer<UnsafeMutablePointer<T>>, _ capacity: inout Int,
-    toHold index: Int
-  ) {
-    guard index == capacity else { return }
-    let larger = UnsafeMutablePointer<UnsafeMutablePointer<T>>.allocate(capacity: index * 2)
-    larger.moveInitialize(from: table, count: index)
-    table.deallocate()
-    table = larger
-    capacity = index * 2
-  }
-
-  /// Keyframe `index`'s first card.
-  private func keyframeCards(_ index: Int) -> UnsafeMutablePointer<Card> {
-    state.pointee.keyChunks[index >> Store.keyChunkShift]
-      + (index & (Store.keyChunkSize - 1)) * Store.keyframeSize
-  }
-
-  /// Keeps `cards` (11 to 52 of them) whole; returns the code that finds them.
-  func appendKeyframe(_ cards: [Card]) -> UInt64 {
-    let index = state.pointee.keyCount
-    if index & (Store.keyChunkSize - 1) == 0 {
-      let chunk = index >> Store.keyChunkShift
-      Store.grow(&state.pointee.keyChunks, &state.pointee.keyCapacity, toHold: chunk)
-      (state.pointee.keyChunks + chunk).initialize(
-        to: .allocate(capacity: Store.keyChunkSize * Store.keyframeSize))
-    }
-    let count = min(cards.count, Store.keyframeSize)
-    let slot = keyframeCards(index)
-    for i in 0..<Store.keyframeSize {
-      (slot + i).initialize(to: i < count ? cards[i] : Card(unchecked: 0))
-    }
-    state.pointee.keyCount = index + 1
-    return HandCode.keyframe | UInt64(count) << 4 | UInt64(index) << 10
-  }
-
-  /// The cards of the keyframe that `code` finds.
-  func keyframe(_ code: UInt64) -> [Card] {
-    let count = Int(truncatingIfNeeded: code >> 4 & 0x3F)
-    let index = Int(truncatingIfNeeded: code >> 10)
-    guard index < state.pointee.keyCount else { return [] }
-    return Array(UnsafeBufferPointer(start: keyframeCards(index), count: count))
-  }
-
-  /// The one change to an entry's hand: kept whole from now on.
-  func setHand(of number: Int, to code: UInt64) {
-    entry(number).pointee.hand = code
-  }
-
-  /// The bytes of the tables of chunks and the chunks, each counted whole.
-  var bytesHeld: Int {
-    let chunks = (count + Store.chunkSize - 1) >> Store.chunkShift
-    let keyChunks = (state.pointee.keyCount + Store.keyChunkSize - 1) >> Store.keyChunkShift
-    let pointer = MemoryLayout<UnsafeMutablePointer<Entry>>.stride
-    return (state.pointee.capacity + state.pointee.keyCapacity) * pointer
-      + chunks * Store.chunkSize * MemoryLayout<Entry>.stride
-      + keyChunks * Store.keyChunkSize * Store.keyframeSize
-  }
-
-  /// A store of its own, with the same entries and keyframes.
-  func copy() -> Store {
-    let copy = Store()
-    for number in 0..<count { copy.append(entry(number).pointee) }
-    for index in 0..<state.pointee.keyCount {
-      _ = copy.appendKeyframe(
-        Array(UnsafeBufferPointer(start: keyframeCards(index), count: Store.keyframeSize)))
-    }
-    return copy
-  }
-}
-
-/// A version's place in the tree: plain numbers, 16 bytes.
-struct Link: Sendable, Equatable {
-  /// The version this one was made from (0 for version 0 itself).
-  let parent: UInt32
-  /// Versions on the path from version 0, this one not counted.
-  let depth: UInt32
-  /// An ancestor further up, for finding the ancestor at a depth in
-  /// O(log n) steps (Myers' skew-binary jump pointers).
-  let jump: UInt32
-  /// The child `redo` moves to; 0 (never a child) for none.
-  var redo: UInt32 = 0
-
-  init(parent: UInt32, depth: UInt32, jump: UInt32) {
-    self.parent = parent
-    self.depth = depth
-    self.jump = jump
   }
 }
 
@@ -611,6 +420,7 @@ extension History: Equatable {
       let (x, y) = (a.store.entry(number).pointee, b.store.entry(number).pointee)
       return x.link == y.link && x.deck == y.deck && x.game == y.game && x.step == y.step
         && x.limit == y.limit && a[number].hand == b[number].hand
+        && a.time(of: number) == b.time(of: number)
     }
   }
 }

@@ -5,9 +5,11 @@
 /// sibling) and a frame for each branching on the path it is on, never a
 /// frame a version: a chain of a million versions takes no stack.
 public struct HistoryTree: Sendable {
-  /// The most levels of branches drawn: each takes two columns, so the
-  /// drawing is at most 48 columns wide whatever the tree's shape.
-  public static let drawnLevels = 24
+  /// The most levels of branches drawn: each takes three columns, so the
+  /// drawing is at most 48 columns wide whatever the tree's shape. A line
+  /// deeper than that is folded: drawn at the last level, as if it went on
+  /// the branch there, with `(from P)` when its parent is not the line above.
+  public static let drawnLevels = 16
 
   /// One line of the drawing: the version, how deep its branch lies, and
   /// the segments to draw before it.

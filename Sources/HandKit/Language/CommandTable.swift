@@ -22,6 +22,10 @@ public enum Command: Sendable, Equatable {
   case redo(Int)
   /// `goto V`: version V, 0 or more.
   case goto(Int)
+  /// `earlier [N|TIME]`: back in the order versions were made.
+  case earlier(VersionStride)
+  /// `later [N|TIME]`: forward in the order versions were made.
+  case later(VersionStride)
   /// `new` with its seed; nil asks for a fresh random seed.
   case new(UInt64?)
   /// `limit N` sets the limit; `limit` prints it.
@@ -41,11 +45,20 @@ public enum Command: Sendable, Equatable {
   case quit
 }
 
+/// How far `earlier` and `later` go (handsh(1), Versions): a number of
+/// versions in the order they were made, or a span of time.
+public enum VersionStride: Sendable, Equatable {
+  /// N versions, 1 or more.
+  case versions(Int)
+  /// A span of time in seconds, 1 or more: `10m` is 600.
+  case seconds(Int)
+}
+
 /// The command names, in the order of handsh(1)'s list under THE LANGUAGE,
 /// Syntax errors (which breaks ties between suggestions).
 public enum CommandName: String, CaseIterable, Sendable {
-  case add, del, mv, undo, redo, goto, new, limit, expect, show, deck, history, save, source, help
-  case quit, exit
+  case add, del, mv, undo, redo, goto, earlier, later, new, limit, expect, show, deck, history
+  case save, source, help, quit, exit
 }
 
 // MARK: The table
@@ -60,7 +73,8 @@ public enum ArgumentKind: Sendable, Equatable {
   /// A place in the hand, from 1: Tab offers the hand's positions with
   /// their cards, and hover names the card there.
   case position
-  /// How many versions to step (`undo`, `redo`), 1 or more.
+  /// How many versions to step (`undo`, `redo`), 1 or more; for `earlier`
+  /// and `later`, that or a time (`10m`).
   case count
   /// A version's number, 0 or more: Tab offers the versions with their hands.
   case version
@@ -118,7 +132,8 @@ public enum Canonical: Sendable, Equatable {
   /// As the step of the version it made, its arguments filled in and cards
   /// in their canonical spelling: `add QH`, `del 2`, `new 42`, `limit 7`.
   case step
-  /// As itself, when it only moved the current version: `undo 1`, `goto 4`.
+  /// As itself, when it only moved the current version: `undo 1`, `goto 4`;
+  /// `earlier` and `later` as the `goto V` they did.
   case move
   /// Never: it makes no version and moves none.
   case never
@@ -199,6 +214,27 @@ extension CommandName {
           "V is a version's number, as history shows it (0 is the start). Only",
           "moves the current version; undo and redo then walk V's branch.",
           "Example: goto 4",
+        ], runAhead: .runs, canonical: .move)
+    case .earlier:
+      CommandEntry(
+        [Argument(.count, "N|TIME", .optional)],
+        summary: "go back N versions in the order made (default 1), or TIME",
+        details: [
+          "Walks every version in the order made, across branches, as vim's",
+          ":earlier does: earlier N is goto C-N, C the current version. TIME is a",
+          "number and s, m, h or d: the last version made at or before TIME before",
+          "the current one was made. A journal and --record write the goto it did.",
+          "Example: earlier; earlier 10m",
+        ], runAhead: .runs, canonical: .move)
+    case .later:
+      CommandEntry(
+        [Argument(.count, "N|TIME", .optional)],
+        summary: "go forward N versions in the order made (default 1), or TIME",
+        details: [
+          "The way back of earlier: later N is goto C+N, at most the newest version.",
+          "later TIME goes to the last version made at or before TIME after the",
+          "current one was made, and at least one version forward.",
+          "Example: later 2",
         ], runAhead: .runs, canonical: .move)
     case .new:
       CommandEntry(
@@ -312,6 +348,8 @@ extension Command {
     case .undo: .undo
     case .redo: .redo
     case .goto: .goto
+    case .earlier: .earlier
+    case .later: .later
     case .new: .new
     case .limit: .limit
     case .expect: .expect
@@ -332,21 +370,33 @@ extension Command {
   @inlinable public var pausesRunAhead: Bool {
     switch self {
     case .history, .save, .source, .quit: true
-    case .add, .delete, .move, .undo, .redo, .goto, .new, .limit, .expect, .show, .deck, .help:
+    case .add, .delete, .move, .undo, .redo, .goto, .earlier, .later, .new, .limit, .expect, .show,
+      .deck, .help:
       false
     }
   }
 }
 
 extension Command {
+  /// Whether the command is `earlier` or `later`, which history files
+  /// (a journal, `--record`) write as the `goto V` they did.
+  @inlinable public var walksInOrderMade: Bool {
+    switch self {
+    case .earlier, .later: true
+    default: false
+    }
+  }
+
   /// Whether a journal may hold the command (JournalText): one whose
   /// canonical form the entry gives (it changes the state or the cursor)
   /// and that needs nothing from outside (`add` with or without its card,
-  /// `new` with its seed, `limit` with N). CommandTableTests checks it
-  /// against the entries.
+  /// `new` with its seed, `limit` with N). `earlier` and `later` are
+  /// written as the `goto` they did. CommandTableTests checks it against
+  /// the entries.
   var isJournaled: Bool {
     switch self {
     case .add, .delete, .move, .undo, .redo, .goto: true
+    case .earlier, .later: false
     case .new(let seed): seed != nil
     case .limit(let limit): limit != nil
     case .expect, .show, .deck, .history, .save, .source, .help, .quit: false
@@ -387,6 +437,8 @@ extension CommandName {
     case 0x6F64_6E75 where length == 4: self = .undo
     case 0x6F64_6572 where length == 4: self = .redo
     case 0x6F74_6F67 where length == 4: self = .goto
+    case 0x72_6569_6C72_6165 where length == 7: self = .earlier
+    case 0x72_6574_616C where length == 5: self = .later
     case 0x77_656E where length == 3: self = .new
     case 0x74_696D_696C where length == 5: self = .limit
     case 0x7463_6570_7865 where length == 6: self = .expect

@@ -159,7 +159,7 @@ public struct LineParser: IteratorProtocol {
   /// A word of the line: where it stands and how it is quoted. Plain
   /// numbers, so making and dropping words costs nothing; its bytes are
   /// `bytes(of:)`.
-  private struct Word {
+  struct Word {
     enum Quoting { case bare, quoted, unterminated }
 
     let start: Int
@@ -171,12 +171,12 @@ public struct LineParser: IteratorProtocol {
 
   /// The bytes of `word`, quotes and all.
   @inline(__always)
-  private func bytes(of word: Word) -> UnsafeBufferPointer<UInt8> {
+  func bytes(of word: Word) -> UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(rebasing: line[word.start..<word.end])
   }
 
   /// A word as a message quotes it.
-  private func text(of word: Word) -> String { safeWord(bytes(of: word)) }
+  func text(of word: Word) -> String { safeWord(bytes(of: word)) }
 
   /// A quoted word's text without its quotes, `\"` and `\\` unescaped.
   private func unquoted(_ word: Word) -> String {
@@ -202,10 +202,11 @@ public struct LineParser: IteratorProtocol {
   /// wrong, the command, and the word it is about. Plain data of a few
   /// bytes, so a command that parses costs no message (one is written only
   /// for an error reported: `syntaxError`), and a throw fits in registers.
-  private struct Failure: Error {
+  struct Failure: Error {
     enum Kind: UInt8 {
       case unknownCommand, missingArgument, unexpectedArgument, invalidCard
       case invalidPosition, invalidCount, invalidVersion, invalidLimit, invalidSeed
+      case invalidCountOrTime
       case unterminatedQuote
     }
 
@@ -403,6 +404,8 @@ public struct LineParser: IteratorProtocol {
           parsed = .redo(1)
         }
       case .goto: parsed = .goto(try version(requiredNumber(by: name)))
+      case .earlier: parsed = .earlier(try stride(optional()))
+      case .later: parsed = .later(try stride(optional()))
       case .new:
         if let word = try optional() {
           parsed = .new(try seed(word))
@@ -415,26 +418,10 @@ public struct LineParser: IteratorProtocol {
         } else {
           parsed = .limit(nil)
         }
-      case .expect:
-        let word = try required(by: name)
-        if !word.isQuoted, bytes(of: word).elementsEqual("empty".utf8) {
-          parsed = .expect([])
-        } else {
-          var cards = [try card(word)]
-          while let word = try optional() { cards.append(try card(word)) }
-          parsed = .expect(cards)
-        }
+      case .expect: parsed = .expect(try expectedCards())
       case .show: parsed = .show
       case .deck: parsed = .deck
-      case .history:
-        if let word = try optional() {
-          guard !word.isQuoted, bytes(of: word).elementsEqual("tree".utf8) else {
-            throw .unexpectedArgument(word, of: name)
-          }
-          parsed = .history(tree: true)
-        } else {
-          parsed = .history(tree: false)
-        }
+      case .history: parsed = .history(tree: try treeWord())
       case .save: parsed = .save(unquoted(try required(by: name)))
       case .source: parsed = .source(unquoted(try required(by: name)))
       case .help:
@@ -456,29 +443,22 @@ public struct LineParser: IteratorProtocol {
     }
   }
 
-  /// The syntax error that `failure` describes, with its message and
-  /// column: out of line, as only a command that fails needs them.
-  @inline(never)
-  private mutating func syntaxError(_ failure: Failure) -> ParsedItem {
-    let word = failure.word
-    let message: String
-    switch failure.kind {
-    case .unknownCommand: message = unknownCommandMessage(word)
-    case .missingArgument: message = "missing argument (usage: \(failure.name.usage))"
-    case .unexpectedArgument:
-      message = "unexpected argument '\(text(of: word))' (usage: \(failure.name.usage))"
-    case .invalidCard: message = "invalid card '\(text(of: word))'"
-    case .invalidPosition: message = invalidNumberMessage(word, naming: "position", least: 1)
-    case .invalidCount: message = invalidNumberMessage(word, naming: "count", least: 1)
-    case .invalidVersion: message = invalidNumberMessage(word, naming: "version", least: 0)
-    case .invalidLimit:
-      message = "invalid limit '\(text(of: word))': expected a whole number from 1 to 52"
-    case .invalidSeed:
-      message =
-        "invalid seed '\(text(of: word))': expected a whole number from 0 to 18446744073709551615"
-    case .unterminatedQuote: message = "unterminated quote"
+  /// The cards of `expect CARD…`, or none for `expect empty`.
+  private mutating func expectedCards() throws(Failure) -> [Card] {
+    let word = try required(by: .expect)
+    if !word.isQuoted, bytes(of: word).elementsEqual("empty".utf8) { return [] }
+    var cards = [try card(word)]
+    while let word = try optional() { cards.append(try card(word)) }
+    return cards
+  }
+
+  /// Whether `history` has its one word, `tree`.
+  private mutating func treeWord() throws(Failure) -> Bool {
+    guard let word = try optional() else { return false }
+    guard !word.isQuoted, bytes(of: word).elementsEqual("tree".utf8) else {
+      throw .unexpectedArgument(word, of: .history)
     }
-    return .error(SyntaxError(message, column: column(at: word.start)))
+    return true
   }
 
   /// The next word of a command `name` that needs one.
@@ -514,95 +494,6 @@ public struct LineParser: IteratorProtocol {
     // Words come left to right: the span's end never passes below its start.
     command = Range(uncheckedBounds: (command.lowerBound, found.word.end))
     return found
-  }
-
-  // MARK: Argument values
-
-  @inline(__always)
-  private func card(_ word: Word) throws(Failure) -> Card {
-    guard !word.isQuoted, let card = Card(parsing: bytes(of: word)) else {
-      throw .invalidCard(word)
-    }
-    return card
-  }
-
-  @inline(__always)
-  private func position(_ number: (word: Word, value: UInt64)) throws(Failure) -> Int {
-    try wholeNumber(number, least: 1, else: .invalidPosition)
-  }
-
-  @inline(__always)
-  private func count(_ number: (word: Word, value: UInt64)) throws(Failure) -> Int {
-    try wholeNumber(number, least: 1, else: .invalidCount)
-  }
-
-  @inline(__always)
-  private func version(_ number: (word: Word, value: UInt64)) throws(Failure) -> Int {
-    try wholeNumber(number, least: 0, else: .invalidVersion)
-  }
-
-  /// A position or a count (1 to 9223372036854775807), or a version (0 to
-  /// that), from a word scanned as a number.
-  @inline(__always)
-  private func wholeNumber(
-    _ number: (word: Word, value: UInt64), least: UInt64, else failure: Failure.Kind
-  ) throws(Failure) -> Int {
-    if number.value >= least, number.value <= UInt64(Int.max) { return Int(number.value) }
-    throw Failure(failure, number.word)
-  }
-
-  /// Digits past the top say so, not that a number was expected.
-  private func invalidNumberMessage(_ word: Word, naming what: StaticString, least: UInt64)
-    -> String
-  {
-    let value = number(word)
-    let bytes = bytes(of: word)
-    let allDigits =
-      !word.isQuoted && !bytes.isEmpty
-      && bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-    // Digits that overflow, or a value over the top (not under the bottom).
-    let tooLarge = allDigits && (value.map { $0 >= least } ?? true)
-    let expected =
-      tooLarge
-      ? "at most \(Int.max)" : "expected a whole number of \(least) or more"
-    return "invalid \(what) '\(text(of: word))': \(expected)"
-  }
-
-  private func limit(_ word: Word) throws(Failure) -> Int {
-    guard let value = number(word), (1...52).contains(value) else { throw .invalidLimit(word) }
-    return Int(value)
-  }
-
-  private func seed(_ word: Word) throws(Failure) -> UInt64 {
-    guard let value = number(word) else { throw .invalidSeed(word) }
-    return value
-  }
-
-  private func topic(_ word: Word) throws(Failure) -> CommandName {
-    guard !word.isQuoted, let name = CommandName(spelling: bytes(of: word)) else {
-      throw .unknownCommand(word)
-    }
-    return name
-  }
-
-  /// Decimal digits only, no sign; nil when empty, not digits, or over 2^64-1.
-  @inline(__always)
-  private func number(_ word: Word) -> UInt64? {
-    guard !word.isQuoted else { return nil }
-    return UInt64(decimalDigits: bytes(of: word))
-  }
-
-  private func unknownCommandMessage(_ word: Word) -> String {
-    var message = "unknown command '\(text(of: word))'"
-    if let name = suggestion(for: String(decoding: bytes(of: word), as: UTF8.self)) {
-      message += " (did you mean '\(name.rawValue)'?)"
-    }
-    return message
-  }
-
-  @inline(__always)
-  private func checkQuote(_ word: Word) throws(Failure) {
-    if word.quoting == .unterminated { throw .unterminatedQuote(word) }
   }
 
   // MARK: Encoding
@@ -669,34 +560,5 @@ public struct LineParser: IteratorProtocol {
       i += 1
     }
     return start
-  }
-}
-
-extension UInt64 {
-  /// A number as the language writes one (handsh(1), THE LANGUAGE): decimal
-  /// digits only, no sign, no spaces, no other base; nil when it overflows.
-  /// Options take their numbers the same way.
-  @inline(__always)
-  package init?<Digits: Collection<UInt8>>(decimalDigits digits: Digits) {
-    guard !digits.isEmpty else { return nil }
-    var value: UInt64 = 0
-    // Nineteen digits never overflow: a usual number takes no checks.
-    if digits.count <= 19 {
-      for byte in digits {
-        let digit = byte &- UInt8(ascii: "0")
-        guard digit <= 9 else { return nil }
-        value = value &* 10 &+ UInt64(digit)
-      }
-      self = value
-      return
-    }
-    for byte in digits {
-      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-      let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-      let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-      guard !overflow1, !overflow2 else { return nil }
-      value = sum
-    }
-    self = value
   }
 }

@@ -97,8 +97,8 @@ public struct Renderer: Sendable {
   /// `history tree` in pieces, so that it can stream: the lines of `walk`
   /// (over `history`) until `out` holds at least `size` bytes. False once
   /// the last is written. Each line is its drawing, at most
-  /// `HistoryTree.drawnLevels` segments of two columns (`├─`, `│`, `└─`;
-  /// `|-`, `|`, `` `- `` in ASCII), then the columns of `history`; a
+  /// `HistoryTree.drawnLevels` steps of three columns (`├─ `, `│  `, `└─ `;
+  /// `|- `, `|  `, `` `- `` in ASCII), then the columns of `history`; a
   /// version whose branch lies deeper is drawn at the last level drawn,
   /// with `(from P)` when its parent is not the line above. In JSON, the
   /// objects of `history`, in the tree's order.
@@ -106,13 +106,15 @@ public struct Renderer: Sendable {
     _ history: History, _ walk: inout HistoryTree, upTo size: Int, to out: inout [UInt8]
   ) -> Bool {
     let width = digits(history.count - 1)
-    // A line's drawing is made in 144 bytes on the stack (24 segments of
-    // at most 6 bytes) and appended at once: a segment a level costs a few
+    // A line's drawing is made in 112 bytes on the stack (16 segments of
+    // at most 7 bytes) and appended at once: a segment a level costs a few
     // stores, not an array's append.
     let ascii = style.ascii
-    var drawing: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
-      0, 0, 0, 0, 0, 0, 0, 0, 0
-    )
+    var drawing:
+      (
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64
+      ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     // The version before, whole, as `history` keeps it: in the tree's order
     // too, the line before is most often the parent.
     var previous: (number: Int, hand: Hand)?
@@ -145,33 +147,35 @@ public struct Renderer: Sendable {
     return true
   }
 
-  /// Writes one segment of `history tree`'s drawing, two columns, at
+  /// Writes one step of `history tree`'s drawing, three columns, at
   /// `base`; returns its bytes. `starts`: the level's branch starts on this
-  /// line (`├─`, or `└─` for the last); else the line down the side of a
-  /// branch that goes on (`│ `), or nothing once the last has begun.
+  /// line (`├─ `, or `└─ ` for the last); else the line down the side of a
+  /// branch that goes on (`│  `), or three spaces once the last has begun.
+  /// The third column keeps the marker of the current version off the
+  /// drawing (`└─ *7`).
   @inline(__always)
   private static func writeSegment(
     starts: Bool, last: Bool, ascii: Bool, to base: UnsafeMutablePointer<UInt8>
   ) -> Int {
     if !starts && last {
-      (base[0], base[1]) = (0x20, 0x20)
-      return 2
+      (base[0], base[1], base[2]) = (0x20, 0x20, 0x20)
+      return 3
     }
     if ascii {
       base[0] = starts ? (last ? UInt8(ascii: "`") : UInt8(ascii: "|")) : UInt8(ascii: "|")
-      base[1] = starts ? UInt8(ascii: "-") : UInt8(ascii: " ")
-      return 2
+      base[1] = starts ? UInt8(ascii: "-") : 0x20
+      base[2] = 0x20
+      return 3
     }
     // U+251C ├, U+2514 └, U+2502 │, U+2500 ─: E2 94 xx each.
     (base[0], base[1]) = (0xE2, 0x94)
     if !starts {
-      base[2] = 0x82
-      base[3] = 0x20
-      return 4
+      (base[2], base[3], base[4]) = (0x82, 0x20, 0x20)
+      return 5
     }
     base[2] = last ? 0x94 : 0x9C
-    (base[3], base[4], base[5]) = (0xE2, 0x94, 0x80)
-    return 6
+    (base[3], base[4], base[5], base[6]) = (0xE2, 0x94, 0x80, 0x20)
+    return 7
   }
 
   /// One line of `history` for version `number`: the marker, the number
@@ -275,6 +279,8 @@ public struct Renderer: Sendable {
     case .cannotWrite(let file, let reason):
       "cannot write \(safeWord(file.utf8, limit: quotedFileLimit)): \(reason)"
     case .noVersion(let number, let last): "no version \(number) (versions 0 to \(last))"
+    case .noEarlierVersion: "no earlier version"
+    case .noLaterVersion: "no later version"
     case .cannotRead(let file, let reason):
       "cannot read \(safeWord(file.utf8, limit: quotedFileLimit)): \(reason)"
     case .nestedTooDeeply(let file):

@@ -14,6 +14,10 @@ public enum CommandError: Error, Sendable, Equatable {
   case cannotWrite(file: String, reason: String)
   /// `goto V` past the last version.
   case noVersion(Int, last: Int)
+  /// `earlier` at version 0.
+  case noEarlierVersion
+  /// `later` at the newest version.
+  case noLaterVersion
   /// `source FILE` that cannot be read: missing, a folder, unreadable.
   case cannotRead(file: String, reason: String)
   /// A 17th `source` inside 16 sourced files.

@@ -12,7 +12,8 @@ public enum JournalText {
   }
 
   /// The line a change is recorded by, with its line break, appended to
-  /// `out`: `undo N`, `redo N` or `goto V` for a move of the cursor, else
+  /// `out`: `undo N`, `redo N` or `goto V` for a move of the cursor (V the
+  /// version it reached: `earlier` and `later` are the `goto` they did), else
   /// the command that made the current version of `history`, as `history`
   /// writes it (cards in ASCII). Written straight into the buffer's room,
   /// with no String and no copy, as this runs once per change of a session
@@ -22,7 +23,7 @@ public enum JournalText {
     switch move {
     case .undo(let steps): writer.put("undo ", UInt64(steps))
     case .redo(let steps): writer.put("redo ", UInt64(steps))
-    case .goto(let version): writer.put("goto ", UInt64(version))
+    case .goto: writer.put("goto ", UInt64(history.cursor))
     case nil:
       let version = history.current
       switch version.step {
@@ -53,7 +54,11 @@ public enum JournalText {
   /// The session `text` (whole lines) rebuilds: every command run in
   /// order; any line that is not blank, a comment or a journal command, and
   /// any command that fails, is the failure, at its line and column.
-  public static func replay(_ text: UnsafeBufferPointer<UInt8>) -> Result<Session, Failure> {
+  /// `time` is when the versions were made that no time line comes before
+  /// (a v6 journal): FILE's last modification before the resume.
+  public static func replay(_ text: UnsafeBufferPointer<UInt8>, time: Int = 0) -> Result<
+    Session, Failure
+  > {
     var lines = SourcedLines(text)
     guard let first = lines.next(), let head = first.bytes,
       let (seed, limit) = settings(String(decoding: head, as: UTF8.self))
@@ -63,12 +68,18 @@ public enum JournalText {
           line: 1, column: 1,
           message: "line 1 is not '#!/usr/bin/env -S handsh --seed S --limit L'"))
     }
-    var session = Session(seed: seed, limit: limit)
+    var session = Session(seed: seed, limit: limit, clock: .fixed(time))
+    var firstTime = true
     let renderer = Renderer(style: Style(ascii: true))
     let ascii = LineParser.isASCII(text)
     while let line = lines.next() {
       guard let bytes = line.bytes else {
         return .failure(Failure(line: line.number, column: 1, message: LineParser.tooLongMessage))
+      }
+      if let timed = timeLine(bytes, number: line.number) {
+        guard case .success(let seconds) = timed else { return timed.map { _ in session } }
+        setTime(seconds, of: &session, first: &firstTime)
+        continue
       }
       var parser = LineParser(bytes, knownASCII: ascii)
       while true {
@@ -98,6 +109,63 @@ public enum JournalText {
       }
     }
     return .success(session)
+  }
+
+  /// What a time line gives (handsh(1), JOURNAL): a line that starts `#@ `
+  /// is one, and the rest is SECONDS, the time of the versions after it,
+  /// 0 to `History.latestTime`; nil for any other line.
+  public static func timeLine(_ bytes: UnsafeBufferPointer<UInt8>, number: Int) -> Result<
+    Int, Failure
+  >? {
+    guard bytes.starts(with: timeLinePrefix.utf8) else { return nil }
+    let digits = bytes.dropFirst(timeLinePrefix.utf8.count)
+    if let value = UInt64(decimalDigits: digits), value <= UInt64(History.latestTime) {
+      return .success(Int(value))
+    }
+    let word = safeText(Array(digits))
+    return .failure(
+      Failure(
+        line: number, column: timeLinePrefix.utf8.count + 1,
+        message: "invalid time '\(word)': expected a whole number from 0 to \(History.latestTime)"
+      ))
+  }
+
+  /// How a time line starts.
+  public static let timeLinePrefix = "#@ "
+
+  /// A time line read while replaying: the time of the versions made after
+  /// it; the first one, when no change comes before it, version 0's too
+  /// (`appendTimeLine` writes version 0's time first when version 1 was
+  /// made in another second).
+  static func setTime(_ seconds: Int, of session: inout Session, first: inout Bool) {
+    session.clock = .fixed(seconds)
+    if first, session.history.count == 1 { session.setStartTime(seconds) }
+    first = false
+  }
+
+  /// The time line that goes before the line of the change that made the
+  /// current version of `history`, appended to `out` when one does: the
+  /// version was made in another second than the version numbered before
+  /// it, or it is the first change of the session (`sessionStart`, the
+  /// number of the first version the session made). So every version's time
+  /// is in FILE, a line per second at most while the clock goes forward.
+  /// Before version 1, version 0's time comes first when it differs, so
+  /// that the start is kept too.
+  @inline(__always)
+  public static func appendTimeLine(for history: History, sessionStart: Int, to out: ByteBuffer) {
+    let number = history.cursor
+    let time = history.time(of: number)
+    guard number <= sessionStart || time != history.time(of: number &- 1) else { return }
+    if number == 1, history.time(of: 0) != time { appendTimeLine(history.time(of: 0), to: out) }
+    appendTimeLine(time, to: out)
+  }
+
+  /// `#@ SECONDS` and its line break, appended to `out`.
+  private static func appendTimeLine(_ seconds: Int, to out: ByteBuffer) {
+    var writer = LineWriter(base: out.room(LineWriter.capacity))
+    writer.put("#@ ", UInt64(seconds))
+    writer.base[writer.count] = 0x0A
+    out.grow(by: writer.count &+ 1)
   }
 
   /// The seed and limit of line 1, `#!/usr/bin/env -S handsh --seed S
@@ -219,6 +287,8 @@ public enum CursorMove: Sendable, Equatable {
     case .undo(let steps): self = .undo(steps)
     case .redo(let steps): self = .redo(steps)
     case .goto(let version): self = .goto(version)
+    // The version it reaches is known once it ran: the history's cursor.
+    case .earlier, .later: self = .goto(-1)
     default: return nil
     }
   }

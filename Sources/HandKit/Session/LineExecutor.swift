@@ -42,6 +42,10 @@ public protocol CommandSink {
   /// `new` without a seed, typed (`sourced` false) or on a line of a
   /// sourced file: `--record` writes a typed `new` with the seed it drew.
   mutating func freshSeed(sourced: Bool) -> UInt64
+  /// `earlier` or `later` went to `version`, typed (`sourced` false) or on
+  /// a line of a sourced file: `--record` writes a typed one as the `goto
+  /// V` it did, which replays the same whatever the clock.
+  mutating func walked(to version: Int, sourced: Bool)
   /// After each command that ran, and between the pieces of a long output:
   /// false stops the line (a failed write).
   mutating func commandDone() -> Bool
@@ -93,6 +97,7 @@ extension CommandSink {
   @inlinable public mutating func commandDone() -> Bool { true }
   @inlinable public mutating func commandFailed(span: Range<Int>) {}
   @inlinable public mutating func freshSeed(sourced: Bool) -> UInt64 { freshSeed() }
+  @inlinable public mutating func walked(to version: Int, sourced: Bool) {}
   @inlinable public mutating func writeHandLine(_ history: History, renderer: Renderer) {
     renderer.writeHandLine(history, to: &out)
   }
@@ -216,6 +221,7 @@ public struct LineExecutor: Sendable {
         // What a journal records of a move of the cursor, known only
         // before the command is consumed.
         let move = sink.keepsJournal ? CursorMove(command) : nil
+        let walks = command.walksInOrderMade
         // Consumed: each case of the session's switch owns its words, so a
         // command with no file or cards has nothing to destroy.
         let outcome = try session.apply(consume command) { sink.freshSeed(sourced: sourced) }
@@ -223,6 +229,7 @@ public struct LineExecutor: Sendable {
         // The hand line after a change, nearly every command's outcome, is
         // written here: calling `show` copied the whole executor first.
         case .changed:
+          if walks { sink.walked(to: session.history.cursor, sourced: sourced) }
           if sink.keepsJournal { sink.changed(move, history: session.history) }
           if !quiet { sink.writeHandLine(session.history, renderer: renderer) }
         case .quit: return .quit

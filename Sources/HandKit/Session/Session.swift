@@ -10,15 +10,24 @@ public struct Session: Sendable {
   /// moves between two games, which need not be shuffled again each time.
   private var dealtBefore: Game
 
+  /// When the versions made next are made: asked once per change.
+  /// Version 0's time is what it said when the session started.
+  public var clock: TimeSource
+
   /// The hand limit a session starts with, unless told another
   /// (handsh(1), OPTIONS, --limit): the one place it is written.
   public static let defaultLimit = 5
 
-  public init(seed: UInt64, limit: Int = Session.defaultLimit) {
-    history = History(seed: seed, limit: min(max(limit, 1), 52))
+  public init(seed: UInt64, limit: Int = Session.defaultLimit, clock: TimeSource = .fixed(0)) {
+    history = History(seed: seed, limit: min(max(limit, 1), 52), time: clock.now())
     dealt = Game(seed: seed)
     dealtBefore = dealt
+    self.clock = clock
   }
+
+  /// Sets when version 0 was made: for a resumed journal, whose first time
+  /// line says when its session started.
+  public mutating func setStartTime(_ seconds: Int) { history.setStartTime(seconds) }
 
   /// A session whose history is `history`, at its version `version`: where
   /// a line that ran there started (an editor's hover replays the commands
@@ -29,6 +38,7 @@ public struct Session: Sendable {
     self.history = history
     dealt = Game(seed: history.seed(of: history.current))
     dealtBefore = dealt
+    clock = .fixed(history.time(of: history.count - 1))
   }
 
   public var current: Version { history.current }
@@ -54,12 +64,7 @@ public struct Session: Sendable {
     switch consume command {
     case .add(let wanted):
       try now.checkRoom()
-      let seed = history.seed(of: now)
-      if dealt.seed != seed {
-        swap(&dealt, &dealtBefore)
-        if dealt.seed != seed { dealt = Game(seed: seed) }
-      }
-      let game = dealt
+      let game = deal(now)
       let card: Card
       if let wanted {
         if now.hand.contains(wanted) { throw .inHand(wanted) }
@@ -99,8 +104,10 @@ public struct Session: Sendable {
       guard target != history.cursor else { return .nothing }
       history.go(to: target)
       return .changed
+    case .earlier(let stride): return go(to: try earlier(stride))
+    case .later(let stride): return go(to: try later(stride))
     case .new(let seed):
-      history.pushGame(seed: seed ?? freshSeed(), limit: now.limit)
+      history.pushGame(seed: seed ?? freshSeed(), limit: now.limit, time: clock.now())
       return .changed
     case .limit(nil):
       return .limit(now.limit)
@@ -125,8 +132,55 @@ public struct Session: Sendable {
     case .help(let topic): return .help(topic)
     case .quit: return .quit
     }
-    history.push(next)
+    history.push(next, time: clock.now())
     return .changed
+  }
+
+  /// The game `version` belongs to, shuffled: the one last dealt, or the
+  /// one before it, or shuffled now.
+  @inline(__always)
+  private mutating func deal(_ version: Version) -> Game {
+    let seed = history.seed(of: version)
+    if dealt.seed != seed {
+      swap(&dealt, &dealtBefore)
+      if dealt.seed != seed { dealt = Game(seed: seed) }
+    }
+    return dealt
+  }
+
+  /// `earlier` and `later`: the `goto` they do, to another version.
+  private mutating func go(to target: Int) -> Outcome {
+    history.go(to: target)
+    return .changed
+  }
+
+  /// Where `earlier` goes (handsh(1), Versions): with C the current version,
+  /// C-N (at least 0), or the highest-numbered version below C made at or
+  /// before C's time less TIME (0 when none was).
+  private func earlier(_ stride: VersionStride) throws(CommandError) -> Int {
+    let current = history.cursor
+    guard current > 0 else { throw .noEarlierVersion }
+    switch stride {
+    case .versions(let count): return current - min(count, current)
+    case .seconds(let span):
+      // Times are 0 to 2^32-1: the difference cannot overflow.
+      return history.latest(below: current, madeBy: history.time(of: current) - span)
+    }
+  }
+
+  /// Where `later` goes: C+N (at most the newest), or the highest-numbered
+  /// version made at or before C's time plus TIME, and when that is not
+  /// above C, C+1.
+  private func later(_ stride: VersionStride) throws(CommandError) -> Int {
+    let (current, last) = (history.cursor, history.count - 1)
+    guard current < last else { throw .noLaterVersion }
+    switch stride {
+    case .versions(let count): return current + min(count, last - current)
+    case .seconds(let span):
+      let time = history.time(of: current)
+      let deadline = span > Int.max - time ? Int.max : time + span
+      return history.latest(above: current, madeBy: deadline)
+    }
   }
 
   /// A script that rebuilds the current version (handsh(1), COMMANDS,

@@ -33,11 +33,19 @@ final class Journal {
   private var ticks = 0
   /// The reason the last write failed, until the session is rebuilt.
   private(set) var failure: String?
+  /// The number of the first version this session makes: its line gets a
+  /// time line whatever the second (handsh(1), JOURNAL).
+  let sessionStart: Int
+  /// FILE's last modification before the resume: the time of the versions
+  /// that no time line comes before (a v6 journal), on a rebuild too.
+  private let untimed: Int
 
-  private init(shown: String, fd: Int32, size: Int) {
+  private init(shown: String, fd: Int32, size: Int, sessionStart: Int, untimed: Int) {
     self.shown = shown
     self.fd = fd
     self.size = size
+    self.sessionStart = sessionStart
+    self.untimed = untimed
     lastSync = Platform.monotonicSeconds()
   }
 
@@ -122,10 +130,11 @@ final class Journal {
     let session: Session
     var resumed: Int?
     if whole == 0 {
-      session = Session(seed: seed, limit: limit)
+      session = Session(seed: seed, limit: limit, clock: Platform.clock)
     } else {
       let replayed = text.withUnsafeBufferPointer {
-        JournalText.replay(UnsafeBufferPointer(rebasing: $0[..<whole]))
+        JournalText.replay(
+          UnsafeBufferPointer(rebasing: $0[..<whole]), time: Journal.modified(status))
       }
       switch replayed {
       case .failure(let failure):
@@ -133,7 +142,8 @@ final class Journal {
           StartFailure(
             message:
               "cannot resume from \(shown): \(failure.line):\(failure.column): \(failure.message)"))
-      case .success(let found):
+      case .success(var found):
+        found.clock = Platform.clock
         session = found
         resumed = found.history.cursor
       }
@@ -142,7 +152,9 @@ final class Journal {
       Platform.printError("handsh: \(shown): dropped an incomplete last line")
       guard ftruncate(fd, off_t(whole)) == 0 else { return cannotUse(Platform.describe(errno)) }
     }
-    let journal = Journal(shown: shown, fd: fd, size: whole)
+    let journal = Journal(
+      shown: shown, fd: fd, size: whole, sessionStart: session.history.count,
+      untimed: Journal.modified(status))
     closing = nil
     handsh_hold_own_file(fd)
     if whole == 0 {
@@ -155,10 +167,16 @@ final class Journal {
   }
 
   /// Records the line of a change: `move`, or what made `history`'s
-  /// current version.
+  /// current version, after its time line when it needs one.
   func record(_ move: CursorMove?, in history: History) {
+    if move == nil {
+      JournalText.appendTimeLine(for: history, sessionStart: sessionStart, to: pending)
+    }
     JournalText.appendLine(for: move, in: history, to: pending)
   }
+
+  /// When FILE was last modified, in whole seconds since 1970.
+  private static func modified(_ status: stat) -> Int { Int(status.st_mtim.tv_sec) }
 
   /// Records lines held while a text was checked, whole, with their breaks.
   func record(lines: ByteBuffer) { pending.append(lines) }
@@ -209,7 +227,10 @@ final class Journal {
     defer { failure = nil }
     var text = [UInt8](repeating: 0, count: size)
     guard Platform.readAll(fd, &text, at: 0) == nil else { return nil }
-    return try? text.withUnsafeBufferPointer { JournalText.replay($0) }.get()
+    var session = try? text.withUnsafeBufferPointer { JournalText.replay($0, time: untimed) }
+      .get()
+    session?.clock = Platform.clock
+    return session
   }
 
 }

@@ -1,4 +1,5 @@
 import CHandsh
+import HandKit
 
 // The C library is imported by each file that calls it, and re-exported by
 // none, so the top of a file says whether it reaches the C library; the
@@ -115,6 +116,14 @@ enum Platform {
 
 extension Platform {
   /// Seconds on a clock that only goes forward.
+  /// The system clock, in whole seconds since 1970 (UTC): when a version
+  /// is made (handsh(1), Versions).
+  static let clock = TimeSource {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME_COARSE, &now)
+    return Int(now.tv_sec)
+  }
+
   static func monotonicSeconds() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)

@@ -67,10 +67,12 @@ struct RunAhead {
   static let holdLimit = 8 << 20
 
   /// `journaling`: the lines of the changes run ahead are held too, and
-  /// reach the journal only when the text has checked clean (`commit`).
-  init(from session: Session, enabled: Bool, journaling: Bool = false) {
+  /// reach the journal only when the text has checked clean (`commit`);
+  /// `journalStart` is the journal's `sessionStart`.
+  init(from session: Session, enabled: Bool, journaling: Bool = false, journalStart: Int = 0) {
     start = session
     sink.journaling = journaling
+    sink.journalStart = journalStart
     if !enabled { pausedAt = TextPosition(line: 1, item: 0) }
   }
 
@@ -183,6 +185,8 @@ private struct HeldOutput: CommandSink {
   /// a few bytes a command, fewer than the text they come from.
   var journaling = false
   let journal = ByteBuffer(capacity: 64)
+  /// The journal's `sessionStart`: where time lines begin.
+  var journalStart = 0
 
   var keepsJournal: Bool { journaling }
 
@@ -193,6 +197,9 @@ private struct HeldOutput: CommandSink {
   static let chunkLines = 1 << 13
 
   mutating func changed(_ move: CursorMove?, history: History) {
+    if move == nil {
+      JournalText.appendTimeLine(for: history, sessionStart: journalStart, to: journal)
+    }
     JournalText.appendLine(for: move, in: history, to: journal)
   }
 

@@ -30,7 +30,7 @@ struct Runner {
     self.options = options
     let color = options.color.colors(1)
     executor = LineExecutor(
-      session: Session(seed: seed, limit: options.limit),
+      session: Session(seed: seed, limit: options.limit, clock: Platform.clock),
       renderer: Renderer(style: Style(ascii: options.ascii, color: color, json: options.json)),
       echo: options.echo, quiet: options.quiet)
     sink = ProcessSink(output: Output(fd: output), errors: errors)
@@ -124,7 +124,8 @@ struct Runner {
   mutating func runText(_ text: [UInt8], name: String) -> LineEnd {
     var state = TextCheck(
       ahead: RunAhead(
-        from: session, enabled: !options.checkOnly, journaling: output.journal != nil))
+        from: session, enabled: !options.checkOnly, journaling: output.journal != nil,
+        journalStart: output.journal?.sessionStart ?? 0))
     var text = text
     _ = check(&text, final: true, name: name, &state)
     return finish(text, name: name, state)
@@ -136,7 +137,8 @@ struct Runner {
   mutating func runScript(_ path: [UInt8], name: String) -> Result<LineEnd, SystemError> {
     var state = TextCheck(
       ahead: RunAhead(
-        from: session, enabled: !options.checkOnly, journaling: output.journal != nil))
+        from: session, enabled: !options.checkOnly, journaling: output.journal != nil,
+        journalStart: output.journal?.sessionStart ?? 0))
     let read = readFile(path) { text, final in check(&text, final: final, name: name, &state) }
     switch read {
     case .success(let file):
@@ -280,6 +282,8 @@ struct ProcessSink: CommandSink {
   enum Effect: Equatable {
     case seed(UInt64)
     case save(failure: String?)
+    /// `earlier` or `later` went to this version.
+    case walked(to: Int)
   }
 
   /// Lent in place, as `Runner.output` is.
@@ -349,6 +353,10 @@ struct ProcessSink: CommandSink {
     let seed = UInt64.random(in: .min ... .max)
     if !sourced { effects?.append(.seed(seed)) }
     return seed
+  }
+
+  mutating func walked(to version: Int, sourced: Bool) {
+    if !sourced { effects?.append(.walked(to: version)) }
   }
 
   /// False, and the line (and any file it sources) stops after the command

@@ -23,19 +23,23 @@ final class Recorder {
       echo: options.echo, quiet: options.quiet)
   }
 
-  /// A line the prompt ran, with the seeds `new` drew.
+  /// A line the prompt ran, with the seeds `new` drew and the versions
+  /// `earlier` and `later` went to.
   func entered(_ line: [UInt8], effects: [ProcessSink.Effect]) {
     guard !finished else { return }
     let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     guard !blank else { return }
     var seeds: [UInt64] = []
+    var versions: [Int] = []
     for effect in effects {
       switch effect {
       case .seed(let seed): seeds.append(seed)
+      case .walked(let version): versions.append(version)
       case .save: break
       }
     }
     var text = Recorder.writingSeeds(seeds, into: line)
+    text = Recorder.writingGotos(versions, into: text)
     // A typed marker, indented or not, stays a comment: never an
     // expectation, never a malformed line.
     let start = text.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? text.endIndex
@@ -58,6 +62,23 @@ final class Recorder {
     var text = line
     for (span, seed) in zip(spans, seeds).reversed() {
       text.replaceSubrange(span, with: Array("new \(seed)".utf8))
+    }
+    return text
+  }
+
+  /// `line` with each `earlier` or `later` that ran written as the `goto V`
+  /// it did, in order: the test replays it whatever its clock says. A
+  /// failed one went nowhere, and the commands after it did not run.
+  static func writingGotos(_ versions: [Int], into line: [UInt8]) -> [UInt8] {
+    guard !versions.isEmpty else { return line }
+    var bytes = line
+    let spans = LineParser.parse(bytes: &bytes).compactMap { item -> Range<Int>? in
+      if case .command(let command, let span) = item, command.walksInOrderMade { return span }
+      return nil
+    }
+    var text = line
+    for (span, version) in zip(spans, versions).reversed() {
+      text.replaceSubrange(span, with: Array("goto \(version)".utf8))
     }
     return text
   }

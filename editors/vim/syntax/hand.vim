@@ -25,7 +25,7 @@ let s:before = '\%(^\|[ \t;]\)\@<='
 let s:after = '\ze\%([ \t;#]\|$\)'
 
 " The command names, lowercase only (handsh(1), COMMANDS).
-syntax keyword handCommand add del mv undo redo goto new limit expect show deck
+syntax keyword handCommand add del mv undo redo goto earlier later new limit expect show deck
 syntax keyword handCommand history save source help quit exit
 syntax keyword handEmpty empty
 
