@@ -54,12 +54,18 @@ enum NamedPath {
 
     /// Opens the name with `flags`, never following a link there, and makes
     /// sure it is the file that was looked at (`EAGAIN`: it was swapped
-    /// meanwhile). A FIFO's open that blocks is abandoned by Control-C
-    /// (`EINTR`). The descriptor, or the errno.
+    /// meanwhile, a link in its place included). Only a FIFO that was looked
+    /// at may block the open: anything else is opened non-blocking, so a
+    /// FIFO swapped in after the look never holds handsh, and `flags` are
+    /// its flags once it is found to be the file looked at. A FIFO's open
+    /// that blocks is abandoned by Control-C (`EINTR`). The descriptor, or
+    /// the errno.
     func open(_ flags: Int32) -> Opened {
+      let waits = status.map { $0.st_mode & S_IFMT == S_IFIFO } ?? true
+      let opening = flags | O_NOCTTY | (waits ? 0 : O_NONBLOCK)
       var fd: Int32 = -1
       repeat {
-        fd = withName { handsh_open_in(folder, $0, flags | O_NOCTTY, 0) }
+        fd = withName { handsh_open_in(folder, $0, opening, 0) }
       } while fd < 0 && errno == EINTR && handsh_prompt_interrupted() == 0
       guard fd >= 0 else { return .failure(Failure(code: errno == ELOOP ? EAGAIN : errno)) }
       var opened = stat()
@@ -71,6 +77,9 @@ enum NamedPath {
       if let status, opened.st_dev != status.st_dev || opened.st_ino != status.st_ino {
         close(fd)
         return .failure(Failure(code: EAGAIN))
+      }
+      if opening != flags | O_NOCTTY, flags & O_NONBLOCK == 0 {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
       }
       return .success((fd, opened))
     }
@@ -114,8 +123,10 @@ enum NamedPath {
   /// How many symbolic links a walk follows before it gives up, as the kernel.
   static let maximumLinks = 40
   /// How often a walk is tried again when what it found changed before it
-  /// was opened (another process swapping names in a loop).
-  static let attempts = 3
+  /// was opened (another process swapping names in a loop, which on another
+  /// core wins the race between the look and the open often): a run whose
+  /// file stays a regular file meanwhile never fails for the swaps.
+  static let attempts = 100
 
   /// Walks `path` to its end: its last component's folder and what is
   /// there, following links as the kernel would (a trailing `/` asks for a
