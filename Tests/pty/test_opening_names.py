@@ -12,6 +12,7 @@ Seed 1 deals 7♦ first; seed 42 deals 7♥ 3♣.
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -227,7 +228,7 @@ def test_a_fifo_swapped_in_after_the_look_never_holds_the_open(box):
          "inject=newfstatat,openat:delay_enter=400000", str(box.binary), "--color=never", "-s",
          "1", "t.hand"],
         cwd=box.cwd, env=box.env("", None), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True,
     )
     try:
         def seen(text):
@@ -249,7 +250,8 @@ def test_a_fifo_swapped_in_after_the_look_never_holds_the_open(box):
         out, err = child.communicate(timeout=TIMEOUT)
     finally:
         if child.poll() is None:
-            child.kill()
+            # strace and the handsh under it, never left waiting on the FIFO.
+            os.killpg(child.pid, signal.SIGKILL)
             child.wait()
     assert child.returncode == 0, trace.read_text()
     # The open that met the FIFO did not wait for a writer: walked again.
