@@ -132,6 +132,18 @@ enum NamedPath {
   /// there, following links as the kernel would (a trailing `/` asks for a
   /// folder), but a link at a time, under the sticky folders' rule.
   static func walk(_ path: [UInt8]) -> Result<End, Failure> {
+    var result = walkOnce(path)
+    // A component swapped between its look and its use (a link that is
+    // a file by the time it is read): walked again from the start.
+    for _ in 1..<attempts {
+      guard case .failure(let failure) = result, failure.code == EAGAIN else { break }
+      result = walkOnce(path)
+    }
+    return result
+  }
+
+  /// One walk of `path`; `EAGAIN` when a component changed under it.
+  private static func walkOnce(_ path: [UInt8]) -> Result<End, Failure> {
     guard !path.isEmpty else { return .failure(Failure(code: ENOENT)) }
     // A name the C calls would cut short names another file.
     guard !path.contains(0) else { return .failure(Failure(code: EINVAL, refused: true)) }
@@ -168,35 +180,18 @@ enum NamedPath {
         if handsh_on_proc(folder) != 0 {
           // A process's descriptor (`/proc/thread-self/fd/1`): only the
           // kernel can follow it, and no other user can plant one.
-          let located =
-            Platform.withCPath(name) { handsh_locate(folder, $0, 1, 0) } ?? -1
-          guard located >= 0 else { return fail(errno) }
-          var target = stat()
-          guard fstat(located, &target) == 0 else {
-            let code = errno
-            close(located)
-            return fail(code)
-          }
-          if target.st_mode & S_IFMT == S_IFDIR {
-            close(folder)
-            folder = located
-            continue
-          }
-          if !last {
-            close(located)
-            return fail(ENOTDIR)
-          }
-          if let fd = descriptorNamed(name, status: target) {
-            // Named by number: a stream of handsh's, or one of its own.
-            close(located)
-            if handsh_inherited_fd(fd) == 0 { return fail(EBADF, refused: true) }
-            close(folder)
-            return .success(.stream(fd))
-          }
+          let step = followProcLink(name, in: folder, last: last)
           close(folder)
-          return .success(.located(Located(fd: located, status: target)))
+          switch step {
+          case .into(let next): folder = next
+          case .end(let result): return result
+          }
+          continue
         }
-        guard let text = linkText(name, in: folder) else { return fail(errno) }
+        // No longer a link (EINVAL): swapped since it was looked at.
+        guard let text = linkText(name, in: folder) else {
+          return fail(errno == EINVAL ? EAGAIN : errno)
+        }
         if last, let fd = ownStream(text) {
           close(folder)
           return .success(.stream(fd))
@@ -214,17 +209,12 @@ enum NamedPath {
         if last {
           return .success(.entry(Entry(folder: folder, name: name, status: status)))
         }
-        let next = Platform.withCPath(name) { handsh_locate(folder, $0, 0, 1) } ?? -1
-        guard next >= 0 else { return fail(errno) }
-        var opened = stat()
-        guard fstat(next, &opened) == 0, opened.st_dev == status.st_dev,
-          opened.st_ino == status.st_ino
-        else {
-          close(next)
-          return fail(EAGAIN)
+        switch descend(name, in: folder, to: status) {
+        case .failure(let failure): return fail(failure.code)
+        case .success(let next):
+          close(folder)
+          folder = next
         }
-        close(folder)
-        folder = next
       default:
         if !last || wantsFolder { return fail(ENOTDIR) }
         return .success(.entry(Entry(folder: folder, name: name, status: status)))
@@ -233,6 +223,61 @@ enum NamedPath {
     // `/`, or a path of slashes: the root folder itself.
     return .success(
       .entry(Entry(folder: folder, name: Array(".".utf8), status: folderStatus(folder))))
+  }
+
+  /// Where a link of /proc leads: a folder to walk on into, or the end.
+  private enum ProcStep {
+    case into(Int32)
+    case end(Result<End, Failure>)
+  }
+
+  /// The link `name` of /proc in `folder`, followed by the kernel: a
+  /// folder, handsh's own stream (a descriptor of its own by number is
+  /// `EBADF`), or another file, located. Never closes `folder`.
+  private static func followProcLink(_ name: [UInt8], in folder: Int32, last: Bool) -> ProcStep {
+    func failure(_ code: Int32, refused: Bool = false) -> ProcStep {
+      .end(.failure(Failure(code: code, refused: refused)))
+    }
+    let located = Platform.withCPath(name) { handsh_locate(folder, $0, 1, 0) } ?? -1
+    guard located >= 0 else { return failure(errno) }
+    var target = stat()
+    guard fstat(located, &target) == 0 else {
+      let code = errno
+      close(located)
+      return failure(code)
+    }
+    if target.st_mode & S_IFMT == S_IFDIR { return .into(located) }
+    if !last {
+      close(located)
+      return failure(ENOTDIR)
+    }
+    if let fd = descriptorNamed(name, status: target) {
+      // Named by number: a stream of handsh's, or one of its own.
+      close(located)
+      if handsh_inherited_fd(fd) == 0 { return failure(EBADF, refused: true) }
+      return .end(.success(.stream(fd)))
+    }
+    return .end(.success(.located(Located(fd: located, status: target))))
+  }
+
+  /// The folder `name` in `folder`, opened to walk on (`O_PATH`), when it
+  /// is the folder `status` describes; `EAGAIN` when something else is
+  /// there now (a link or a file swapped in: `ELOOP`, `ENOTDIR`).
+  private static func descend(_ name: [UInt8], in folder: Int32, to status: stat) -> Result<
+    Int32, Failure
+  > {
+    let next = Platform.withCPath(name) { handsh_locate(folder, $0, 0, 1) } ?? -1
+    guard next >= 0 else {
+      return .failure(Failure(code: errno == ELOOP || errno == ENOTDIR ? EAGAIN : errno))
+    }
+    var opened = stat()
+    guard fstat(next, &opened) == 0, opened.st_dev == status.st_dev,
+      opened.st_ino == status.st_ino
+    else {
+      close(next)
+      return .failure(Failure(code: EAGAIN))
+    }
+    return .success(next)
   }
 
   /// The components of `path`, last first (popped from the end), without
