@@ -212,51 +212,74 @@ def exchange(a, b):
         raise OSError(number, os.strerror(number))
 
 
-def test_a_fifo_swapped_in_after_the_look_never_holds_the_open(box):
+@pytest.mark.parametrize("partner", ["fifo", "link to the fifo", "fifo, without /proc"])
+def test_a_fifo_swapped_in_after_the_look_is_never_opened(box, partner):
     # A SCRIPT that is a FIFO is waited on, as `sh FIFO` waits: only the
-    # FIFO that was looked at, never one swapped in after the look.
+    # FIFO that was looked at, never one swapped in after the look, and
+    # what was swapped in is not even opened: a writer waiting on the FIFO
+    # stays waiting (opening it would let it write to nobody). Without
+    # /proc the name is opened in its folder, non-blocking unless it was a
+    # FIFO, and compared after the open: it never waits either.
     if shutil.which("strace") is None:
         pytest.skip("strace is missing (scripts/bootstrap installs it)")
+    hidden = partner.endswith("without /proc")
+    if hidden:
+        needs_root("a mount namespace with /proc hidden")
     (box.cwd / "t.hand").write_text("add\n")
     os.mkfifo(box.cwd / "fifo")
+    other = box.cwd / "fifo"
+    if partner.startswith("link"):
+        other = box.cwd / "link"
+        os.symlink("fifo", other)
+    # Without /proc opening the FIFO (as the fallback does, non-blocking)
+    # lets a writer go: none waits there.
+    writer = None if hidden else subprocess.Popen(["sh", "-c", "echo add > fifo"], cwd=box.cwd)
     trace = box.root / "trace"
     # Each call that names t.hand waits 0.4 s before it runs: the name is
-    # looked at (a regular file), then the FIFO (with no writer) swapped in
-    # before the open, then the file swapped back once the open is done.
-    child = subprocess.Popen(
-        ["strace", "-P", "t.hand", "-o", str(trace), "-e", "trace=newfstatat,openat", "-e",
-         "inject=newfstatat,openat:delay_enter=400000", str(box.binary), "--color=never", "-s",
-         "1", "t.hand"],
-        cwd=box.cwd, env=box.env("", None), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, start_new_session=True,
-    )
+    # looked at (a regular file), then the FIFO swapped in before the
+    # open, then the file swapped back once the open is done.
+    command = ["strace", "-P", "t.hand", "-o", str(trace), "-e", "trace=newfstatat,openat", "-e",
+               "inject=newfstatat,openat:delay_enter=400000", str(box.binary), "--color=never",
+               "-s", "1", "t.hand"]
+    if hidden:
+        command = ["unshare", "-m", "--propagation", "private", "sh", "-c",
+                   'mount -t tmpfs none /proc && exec "$@"', "sh"] + command
+    child = subprocess.Popen(command, cwd=box.cwd, env=box.env("", None),
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
+    # The open the swap must meet: by name in its folder without /proc.
+    opening = 'openat(3, "t.hand", O_RDONLY|O_NOCTTY' if hidden else 'openat(3, "t.hand"'
     try:
-        def seen(text):
-            return text in (trace.read_text() if trace.exists() else "")
+        def lines():
+            return trace.read_text().splitlines() if trace.exists() else []
 
         deadline = time.monotonic() + TIMEOUT
-        while not seen('openat(3, "t.hand"') and time.monotonic() < deadline:
+        while not any(opening in l for l in lines()) and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert seen('newfstatat(3, "t.hand", {st_mode=S_IFREG'), trace.read_text() + repr(child.poll())
-        exchange(box.cwd / "t.hand", box.cwd / "fifo")
-        opened = 'openat(3, "t.hand"'
+        assert any('newfstatat(3, "t.hand", {st_mode=S_IFREG' in l for l in lines()), lines()
+        exchange(box.cwd / "t.hand", other)
         deadline = time.monotonic() + 2
         while time.monotonic() < deadline:
-            lines = [l for l in trace.read_text().splitlines() if opened in l]
-            if lines and "= " in lines[0]:
+            met = [l for l in lines() if opening in l]
+            if met and "= " in met[0]:
                 break
             time.sleep(0.01)
-        exchange(box.cwd / "t.hand", box.cwd / "fifo")
+        exchange(box.cwd / "t.hand", other)
         out, err = child.communicate(timeout=TIMEOUT)
+        still_waiting = writer is None or writer.poll() is None
     finally:
         if child.poll() is None:
             # strace and the handsh under it, never left waiting on the FIFO.
             os.killpg(child.pid, signal.SIGKILL)
             child.wait()
-    assert child.returncode == 0, trace.read_text()
+        if writer is not None:
+            writer.kill()
+            writer.wait()
+    assert child.returncode == 0, "\n".join(lines())
     # The open that met the FIFO did not wait for a writer: walked again.
     said = [l for l in err.decode().splitlines() if not l.startswith("strace: ")]
     assert (out.decode(), said) == ("7♦\n", [])
+    assert still_waiting, "the FIFO swapped in was opened: its writer went on"
 
 
 # MARK: - protected_symlinks, as a user who is not root

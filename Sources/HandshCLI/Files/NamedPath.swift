@@ -54,14 +54,45 @@ enum NamedPath {
 
     /// Opens the name with `flags`, never following a link there, and makes
     /// sure it is the file that was looked at (`EAGAIN`: it was swapped
-    /// meanwhile, a link in its place included). Only a FIFO that was looked
-    /// at may block the open: anything else is opened non-blocking, so a
-    /// FIFO swapped in after the look never holds handsh, and `flags` are
-    /// its flags once it is found to be the file looked at. A FIFO's open
-    /// that blocks is abandoned by Control-C (`EINTR`). The descriptor, or
-    /// the errno.
+    /// meanwhile, a link in its place included). What is there is located
+    /// first (`O_PATH | O_NOFOLLOW`, which opens nothing), compared with
+    /// what was looked at, and only then opened, through that very
+    /// descriptor: a file swapped in is never opened at all, so nothing
+    /// happens to it (a FIFO's waiting writer stays waiting), and only a
+    /// FIFO that was looked at may block. A FIFO's open that blocks is
+    /// abandoned by Control-C (`EINTR`). The descriptor, or the errno.
     func open(_ flags: Int32) -> Opened {
-      let waits = status.map { $0.st_mode & S_IFMT == S_IFIFO } ?? true
+      let located = withName { handsh_locate(folder, $0, 0, 0) }
+      guard located >= 0 else { return .failure(Failure(code: errno)) }
+      defer { close(located) }
+      var found = stat()
+      guard fstat(located, &found) == 0 else { return .failure(Failure(code: errno)) }
+      guard found.st_mode & S_IFMT != S_IFLNK else { return .failure(Failure(code: EAGAIN)) }
+      if let status, found.st_dev != status.st_dev || found.st_ino != status.st_ino {
+        return .failure(Failure(code: EAGAIN))
+      }
+      var fd: Int32 = -1
+      repeat {
+        fd = handsh_reopen(located, flags | O_NOCTTY)
+      } while fd < 0 && errno == EINTR && handsh_prompt_interrupted() == 0
+      // No /proc to reopen it through: opened by name in its folder.
+      if fd < 0, errno == ENOENT { return openInFolder(flags, like: found) }
+      guard fd >= 0 else { return .failure(Failure(code: errno)) }
+      // That very file; its size as it is now.
+      var opened = stat()
+      guard fstat(fd, &opened) == 0 else {
+        let code = errno
+        close(fd)
+        return .failure(Failure(code: code))
+      }
+      return .success((fd, opened))
+    }
+
+    /// `open` without /proc: the name opened in its folder (`O_NOFOLLOW`),
+    /// non-blocking unless `found` is a FIFO, and compared with `found`
+    /// after the open.
+    private func openInFolder(_ flags: Int32, like found: stat) -> Opened {
+      let waits = found.st_mode & S_IFMT == S_IFIFO
       let opening = flags | O_NOCTTY | (waits ? 0 : O_NONBLOCK)
       var fd: Int32 = -1
       repeat {
@@ -74,11 +105,11 @@ enum NamedPath {
         close(fd)
         return .failure(Failure(code: code))
       }
-      if let status, opened.st_dev != status.st_dev || opened.st_ino != status.st_ino {
+      if opened.st_dev != found.st_dev || opened.st_ino != found.st_ino {
         close(fd)
         return .failure(Failure(code: EAGAIN))
       }
-      if opening != flags | O_NOCTTY, flags & O_NONBLOCK == 0 {
+      if !waits, flags & O_NONBLOCK == 0 {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
       }
       return .success((fd, opened))
