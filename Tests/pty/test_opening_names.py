@@ -212,7 +212,9 @@ def exchange(a, b):
         raise OSError(number, os.strerror(number))
 
 
-@pytest.mark.parametrize("partner", ["fifo", "link to the fifo", "fifo, without /proc"])
+@pytest.mark.parametrize(
+    "partner", ["fifo", "link to the fifo", "fifo, without /proc", "link to the fifo, without /proc"]
+)
 def test_a_fifo_swapped_in_after_the_look_is_never_opened(box, partner):
     # A SCRIPT that is a FIFO is waited on, as `sh FIFO` waits: only the
     # FIFO that was looked at, never one swapped in after the look, and
