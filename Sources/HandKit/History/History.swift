@@ -424,3 +424,8 @@ extension History: Equatable {
     }
   }
 }
+
+// The tests' hook for the rebuild bound (a keyframe at most
+// `2 * keyframeSpacing - 1` versions up): how many steps rebuilding
+// version `number`'s hand takes, 0 when its entry keeps it whole.
+extension History { func rebuildSteps(of number: Int) -> Int { rebuild(number).distance } }

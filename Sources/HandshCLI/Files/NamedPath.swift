@@ -54,12 +54,49 @@ enum NamedPath {
 
     /// Opens the name with `flags`, never following a link there, and makes
     /// sure it is the file that was looked at (`EAGAIN`: it was swapped
-    /// meanwhile). A FIFO's open that blocks is abandoned by Control-C
-    /// (`EINTR`). The descriptor, or the errno.
+    /// meanwhile, a link in its place included). What is there is located
+    /// first (`O_PATH | O_NOFOLLOW`, which opens nothing), compared with
+    /// what was looked at, and only then opened, through that very
+    /// descriptor: a file swapped in is never opened at all, so nothing
+    /// happens to it (a FIFO's waiting writer stays waiting), and only a
+    /// FIFO that was looked at may block. A FIFO's open that blocks is
+    /// abandoned by Control-C (`EINTR`). The descriptor, or the errno.
     func open(_ flags: Int32) -> Opened {
+      let located = withName { handsh_locate(folder, $0, 0, 0) }
+      guard located >= 0 else { return .failure(Failure(code: errno)) }
+      defer { close(located) }
+      var found = stat()
+      guard fstat(located, &found) == 0 else { return .failure(Failure(code: errno)) }
+      guard found.st_mode & S_IFMT != S_IFLNK else { return .failure(Failure(code: EAGAIN)) }
+      if let status, found.st_dev != status.st_dev || found.st_ino != status.st_ino {
+        return .failure(Failure(code: EAGAIN))
+      }
       var fd: Int32 = -1
       repeat {
-        fd = withName { handsh_open_in(folder, $0, flags | O_NOCTTY, 0) }
+        fd = handsh_reopen(located, flags | O_NOCTTY)
+      } while fd < 0 && errno == EINTR && handsh_prompt_interrupted() == 0
+      // No /proc to reopen it through: opened by name in its folder.
+      if fd < 0, errno == ENOENT { return openInFolder(flags, like: found) }
+      guard fd >= 0 else { return .failure(Failure(code: errno)) }
+      // That very file; its size as it is now.
+      var opened = stat()
+      guard fstat(fd, &opened) == 0 else {
+        let code = errno
+        close(fd)
+        return .failure(Failure(code: code))
+      }
+      return .success((fd, opened))
+    }
+
+    /// `open` without /proc: the name opened in its folder (`O_NOFOLLOW`),
+    /// non-blocking unless `found` is a FIFO, and compared with `found`
+    /// after the open.
+    private func openInFolder(_ flags: Int32, like found: stat) -> Opened {
+      let waits = found.st_mode & S_IFMT == S_IFIFO
+      let opening = flags | O_NOCTTY | (waits ? 0 : O_NONBLOCK)
+      var fd: Int32 = -1
+      repeat {
+        fd = withName { handsh_open_in(folder, $0, opening, 0) }
       } while fd < 0 && errno == EINTR && handsh_prompt_interrupted() == 0
       guard fd >= 0 else { return .failure(Failure(code: errno == ELOOP ? EAGAIN : errno)) }
       var opened = stat()
@@ -68,9 +105,12 @@ enum NamedPath {
         close(fd)
         return .failure(Failure(code: code))
       }
-      if let status, opened.st_dev != status.st_dev || opened.st_ino != status.st_ino {
+      if opened.st_dev != found.st_dev || opened.st_ino != found.st_ino {
         close(fd)
         return .failure(Failure(code: EAGAIN))
+      }
+      if !waits, flags & O_NONBLOCK == 0 {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
       }
       return .success((fd, opened))
     }
@@ -114,13 +154,27 @@ enum NamedPath {
   /// How many symbolic links a walk follows before it gives up, as the kernel.
   static let maximumLinks = 40
   /// How often a walk is tried again when what it found changed before it
-  /// was opened (another process swapping names in a loop).
-  static let attempts = 3
+  /// was opened (another process swapping names in a loop, which on another
+  /// core wins the race between the look and the open often): a run whose
+  /// file stays a regular file meanwhile never fails for the swaps.
+  static let attempts = 100
 
   /// Walks `path` to its end: its last component's folder and what is
   /// there, following links as the kernel would (a trailing `/` asks for a
   /// folder), but a link at a time, under the sticky folders' rule.
   static func walk(_ path: [UInt8]) -> Result<End, Failure> {
+    var result = walkOnce(path)
+    // A component swapped between its look and its use (a link that is
+    // a file by the time it is read): walked again from the start.
+    for _ in 1..<attempts {
+      guard case .failure(let failure) = result, failure.code == EAGAIN else { break }
+      result = walkOnce(path)
+    }
+    return result
+  }
+
+  /// One walk of `path`; `EAGAIN` when a component changed under it.
+  private static func walkOnce(_ path: [UInt8]) -> Result<End, Failure> {
     guard !path.isEmpty else { return .failure(Failure(code: ENOENT)) }
     // A name the C calls would cut short names another file.
     guard !path.contains(0) else { return .failure(Failure(code: EINVAL, refused: true)) }
@@ -157,35 +211,18 @@ enum NamedPath {
         if handsh_on_proc(folder) != 0 {
           // A process's descriptor (`/proc/thread-self/fd/1`): only the
           // kernel can follow it, and no other user can plant one.
-          let located =
-            Platform.withCPath(name) { handsh_locate(folder, $0, 1, 0) } ?? -1
-          guard located >= 0 else { return fail(errno) }
-          var target = stat()
-          guard fstat(located, &target) == 0 else {
-            let code = errno
-            close(located)
-            return fail(code)
-          }
-          if target.st_mode & S_IFMT == S_IFDIR {
-            close(folder)
-            folder = located
-            continue
-          }
-          if !last {
-            close(located)
-            return fail(ENOTDIR)
-          }
-          if let fd = descriptorNamed(name, status: target) {
-            // Named by number: a stream of handsh's, or one of its own.
-            close(located)
-            if handsh_inherited_fd(fd) == 0 { return fail(EBADF, refused: true) }
-            close(folder)
-            return .success(.stream(fd))
-          }
+          let step = followProcLink(name, in: folder, last: last)
           close(folder)
-          return .success(.located(Located(fd: located, status: target)))
+          switch step {
+          case .into(let next): folder = next
+          case .end(let result): return result
+          }
+          continue
         }
-        guard let text = linkText(name, in: folder) else { return fail(errno) }
+        // No longer a link (EINVAL): swapped since it was looked at.
+        guard let text = linkText(name, in: folder) else {
+          return fail(errno == EINVAL ? EAGAIN : errno)
+        }
         if last, let fd = ownStream(text) {
           close(folder)
           return .success(.stream(fd))
@@ -203,17 +240,12 @@ enum NamedPath {
         if last {
           return .success(.entry(Entry(folder: folder, name: name, status: status)))
         }
-        let next = Platform.withCPath(name) { handsh_locate(folder, $0, 0, 1) } ?? -1
-        guard next >= 0 else { return fail(errno) }
-        var opened = stat()
-        guard fstat(next, &opened) == 0, opened.st_dev == status.st_dev,
-          opened.st_ino == status.st_ino
-        else {
-          close(next)
-          return fail(EAGAIN)
+        switch descend(name, in: folder, to: status) {
+        case .failure(let failure): return fail(failure.code)
+        case .success(let next):
+          close(folder)
+          folder = next
         }
-        close(folder)
-        folder = next
       default:
         if !last || wantsFolder { return fail(ENOTDIR) }
         return .success(.entry(Entry(folder: folder, name: name, status: status)))
@@ -222,6 +254,61 @@ enum NamedPath {
     // `/`, or a path of slashes: the root folder itself.
     return .success(
       .entry(Entry(folder: folder, name: Array(".".utf8), status: folderStatus(folder))))
+  }
+
+  /// Where a link of /proc leads: a folder to walk on into, or the end.
+  private enum ProcStep {
+    case into(Int32)
+    case end(Result<End, Failure>)
+  }
+
+  /// The link `name` of /proc in `folder`, followed by the kernel: a
+  /// folder, handsh's own stream (a descriptor of its own by number is
+  /// `EBADF`), or another file, located. Never closes `folder`.
+  private static func followProcLink(_ name: [UInt8], in folder: Int32, last: Bool) -> ProcStep {
+    func failure(_ code: Int32, refused: Bool = false) -> ProcStep {
+      .end(.failure(Failure(code: code, refused: refused)))
+    }
+    let located = Platform.withCPath(name) { handsh_locate(folder, $0, 1, 0) } ?? -1
+    guard located >= 0 else { return failure(errno) }
+    var target = stat()
+    guard fstat(located, &target) == 0 else {
+      let code = errno
+      close(located)
+      return failure(code)
+    }
+    if target.st_mode & S_IFMT == S_IFDIR { return .into(located) }
+    if !last {
+      close(located)
+      return failure(ENOTDIR)
+    }
+    if let fd = descriptorNamed(name, status: target) {
+      // Named by number: a stream of handsh's, or one of its own.
+      close(located)
+      if handsh_inherited_fd(fd) == 0 { return failure(EBADF, refused: true) }
+      return .end(.success(.stream(fd)))
+    }
+    return .end(.success(.located(Located(fd: located, status: target))))
+  }
+
+  /// The folder `name` in `folder`, opened to walk on (`O_PATH`), when it
+  /// is the folder `status` describes; `EAGAIN` when something else is
+  /// there now (a link or a file swapped in: `ELOOP`, `ENOTDIR`).
+  private static func descend(_ name: [UInt8], in folder: Int32, to status: stat) -> Result<
+    Int32, Failure
+  > {
+    let next = Platform.withCPath(name) { handsh_locate(folder, $0, 0, 1) } ?? -1
+    guard next >= 0 else {
+      return .failure(Failure(code: errno == ELOOP || errno == ENOTDIR ? EAGAIN : errno))
+    }
+    var opened = stat()
+    guard fstat(next, &opened) == 0, opened.st_dev == status.st_dev,
+      opened.st_ino == status.st_ino
+    else {
+      close(next)
+      return .failure(Failure(code: EAGAIN))
+    }
+    return .success(next)
   }
 
   /// The components of `path`, last first (popped from the end), without
