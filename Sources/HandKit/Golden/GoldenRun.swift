@@ -86,6 +86,16 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
   /// with no expectations) needs only their size.
   var keeps = true
 
+  /// An editor's bounds on the run: at most so many commands, and a
+  /// question asked now and then, also inside a `source`d file.
+  var bounds: GoldenBounds?
+  /// Commands run so far, `source`d ones counted.
+  var commands = 0
+  /// The index of the input line on which the run passed its commands.
+  var exhausted: Int?
+  /// `bounds.stop` said to stop: nothing of the run is of use.
+  var abandoned = false
+
   mutating func commandFailed(span: Range<Int>) { failedSpan = span }
 
   /// The actual block of each input line run so far.
@@ -106,6 +116,11 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
   mutating func lineEnded(_ end: LineEnd?, session: inout Session) -> LineEnd? {
     takeOutput()
     var after = end
+    if abandoned { after = .stopped }
+    if let bounds, commands > bounds.commands, exhausted == nil {
+      exhausted = actual.count
+      after = .stopped
+    }
     if overflowed || written > outputLimit {
       overflow = actual.count
       after = .stopped
@@ -122,16 +137,43 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     return after == .quit ? .quit : after == .stopped ? .stopped : .finished
   }
 
+  /// Past so many bytes of output the lines are no longer kept (nil: all
+  /// are), and those kept are dropped: `dropped` says so.
+  var keepLimit: Int?
+  var dropped = false
+
   /// Counts `line` (with its break) and keeps it when the sink keeps lines.
   mutating func keep(_ stream: GoldenStream, _ text: ArraySlice<UInt8>) {
     written += text.count + 1
+    if keeps, let keepLimit, written > keepLimit { drop() }
     if keeps { lines.append(OutputLine(stream, Array(text))) }
+  }
+
+  /// Keeps no more lines, and frees those kept.
+  mutating func drop() {
+    keeps = false
+    dropped = true
+    lines = []
+    actual = actual.map { _ in [] }
   }
 
   /// False, and the line stops, once the test's output passed the bound.
   mutating func commandDone() -> Bool {
     if written + out.count > outputLimit { overflowed = true }
-    return !overflowed
+    guard let bounds else { return !overflowed }
+    commands += 1
+    if commands > bounds.commands { return false }
+    // Asked every 256 commands: a question costs a lock.
+    if commands & 255 == 0, bounds.stop() { abandoned = true }
+    return !overflowed && !abandoned
+  }
+
+  /// Asked between the pieces of a sourced file's check: an abandoned run
+  /// reads no further.
+  mutating func checkInterrupted() -> ReadFailure? {
+    guard let bounds, abandoned || bounds.stop() else { return nil }
+    abandoned = true
+    return ReadFailure("abandoned")
   }
 
   /// Moves what stdout holds into `lines`, one entry per line.
@@ -170,7 +212,8 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     takeOutput()
     problems.append(
       LineProblem(
-        kind: .failure, column: nil, message: diagnostic(message, at: location), span: nil))
+        kind: .failure, column: nil, message: diagnostic(message, at: location), span: nil,
+        location: location))
     keep(.stderr, Array(diagnostic(message, at: location).utf8)[...])
   }
 
@@ -210,11 +253,24 @@ public struct GoldenResult: Sendable {
   /// `goldenOutputLimit`: the test stopped there, and is an error. Its
   /// block, and those of the lines after it, are empty.
   public let overflow: Int?
+  /// The index of the input line on which an editor's run passed its
+  /// commands (`GoldenBounds`): nothing after it ran.
+  public let exhausted: Int?
+  /// The run was abandoned (`GoldenBounds.stop`): nothing of it is of use.
+  public let abandoned: Bool
+  /// The blocks were not kept: the output passed the run's `keepLimit`.
+  public let dropped: Bool
 
-  init(file: GoldenFile, actual: [[OutputLine]], overflow: Int? = nil) {
+  init(
+    file: GoldenFile, actual: [[OutputLine]], overflow: Int? = nil, exhausted: Int? = nil,
+    abandoned: Bool = false, dropped: Bool = false
+  ) {
+    self.dropped = dropped
     self.file = file
     self.actual = actual
     self.overflow = overflow
+    self.exhausted = exhausted
+    self.abandoned = abandoned
   }
 
   /// The error of a test whose output passed the bound: `PATH:LINE: output
@@ -233,10 +289,12 @@ public struct GoldenResult: Sendable {
 
   /// The indexes (into `file.inputs`) of the input lines whose block differs.
   public var differing: [Int] {
-    // Past an overflow nothing ran: no block there is known to differ.
-    file.inputs.indices.prefix(overflow ?? file.inputs.count).filter {
-      file.inputs[$0].expected != actual[$0]
-    }
+    // Past an overflow nothing ran: no block there is known to differ; nor
+    // from the line where an editor's run passed its commands.
+    file.inputs.indices.prefix(min(overflow ?? file.inputs.count, exhausted ?? file.inputs.count))
+      .filter {
+        file.inputs[$0].expected != actual[$0]
+      }
   }
 
   /// The file as `--update` writes it: each block that differs replaced by
@@ -300,8 +358,11 @@ extension GoldenFile {
   /// this one), and the lines not run have empty blocks.
   /// Unless `keepOutput`, the blocks are not kept (all come out empty),
   /// only counted against the bound: for an editor that shows none.
+  /// With `keepLimit`, the blocks are kept until the output passes so many
+  /// bytes, then dropped (the result says so).
   public func run<Effects: GoldenEffects>(
     effects: Effects, keepOutput: Bool = true, outputLimit: Int = goldenOutputLimit,
+    keepLimit: Int? = nil, bounds: GoldenBounds? = nil,
     observe: (Int, Session, [LineProblem]) -> Bool
   ) -> GoldenResult {
     var executor = LineExecutor(
@@ -311,6 +372,8 @@ extension GoldenFile {
     var sink = CaptureSink(effects: effects, seeds: SplitMix64(seed: settings.seed))
     sink.keeps = keepOutput
     sink.outputLimit = outputLimit
+    sink.bounds = bounds
+    sink.keepLimit = keepLimit
     sink.actual.reserveCapacity(inputs.count)
     withoutActuallyEscaping(observe) { observe in
       sink.observe = observe
@@ -320,7 +383,7 @@ extension GoldenFile {
         _ = executor.run(lines: &lines, rules: .prompt, sink: &sink)
         // After `quit` or an overflow nothing runs; the editor still sees
         // each line left, until it asks to stop.
-        guard !sink.observerStopped else { return }
+        guard !sink.observerStopped, !sink.abandoned else { return }
         while sink.actual.count < inputs.count {
           let index = sink.actual.count
           sink.actual.append([])
@@ -329,8 +392,29 @@ extension GoldenFile {
       }
     }
     while sink.actual.count < inputs.count { sink.actual.append([]) }
-    return GoldenResult(file: self, actual: sink.actual, overflow: sink.overflow)
+    return GoldenResult(
+      file: self, actual: sink.actual, overflow: sink.overflow, exhausted: sink.exhausted,
+      abandoned: sink.abandoned, dropped: sink.dropped)
   }
+}
+
+/// What an editor bounds a run by (handsh(1), EDITORS): a document that
+/// `source`s a file that `source`s itself a thousand times over stops after
+/// `commands` commands, `source`d ones counted; `stop`, asked every 256
+/// commands and between the pieces of a sourced file's check, abandons it.
+public struct GoldenBounds {
+  public var commands: Int
+  public var stop: () -> Bool
+
+  public init(commands: Int = GoldenBounds.commandLimit, stop: @escaping () -> Bool) {
+    self.commands = commands
+    self.stop = stop
+  }
+
+  /// The most commands one run of an editor's document runs.
+  public static let commandLimit = 10_000_000
+  /// The diagnostic on the line where a run passed its commands.
+  public static let exhaustedText = "analysis stopped: more than 10,000,000 commands"
 }
 
 /// The input lines of a golden file, as a source of lines: a line too
@@ -370,4 +454,6 @@ public struct LineProblem: Sendable, Equatable {
   public let message: String
   /// For a failed command, the byte range of its words in the line.
   public let span: Range<Int>?
+  /// For a problem at a line of a sourced file: that file's line.
+  public var location: SourceLocation? = nil
 }

@@ -152,3 +152,14 @@ private final class ParallelWork<Item, Result>: @unchecked Sendable {
 
   func results() -> [Result] { slots.compactMap { $0 } }
 }
+
+/// Starts `work` on a thread of its own, detached; false when no thread
+/// can be made (the caller then does without).
+func startWorker(_ work: @escaping @Sendable () -> Void) -> Bool {
+  handsh_threads_begin()
+  let thread = spawnThread(work)
+  handsh_threads_end()
+  guard let thread else { return false }
+  pthread_detach(thread)
+  return true
+}

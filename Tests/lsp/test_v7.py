@@ -1,0 +1,151 @@
+"""What v7 of the server adds (handsh(1), EDITORS), driven by pytest-lsp
+and byte for byte: definition as `source` reads (through links, then `..`;
+no location for a missing file), documents run again when a file they
+`source` is saved, replies of bounded size, code actions from the finished
+run."""
+
+import asyncio
+import json
+import os
+import time
+
+import pytest
+from lsprotocol import types as T
+from pytest_lsp import LanguageClient
+
+from test_hostile import Server, did_open
+from test_load import PROMPT, loaded  # noqa: F401 (a fixture)
+from test_lsp import DIAGNOSTICS, opened, uri
+from wire import notification, request
+
+WAIT = 10
+
+
+async def definition(client, path, line, character):
+    return await asyncio.wait_for(
+        client.text_document_definition_async(
+            T.DefinitionParams(
+                text_document=T.TextDocumentIdentifier(uri=uri(path)),
+                position=T.Position(line=line, character=character),
+            )
+        ),
+        WAIT,
+    )
+
+
+@pytest.mark.asyncio
+async def test_definition_resolves_links_then_dotdot_as_source_reads(
+    client: LanguageClient, tmp_path
+):
+    # lnk -> deep/inner: lnk/../x.hand is deep/x.hand, not x.hand beside it.
+    (tmp_path / "deep" / "inner").mkdir(parents=True)
+    (tmp_path / "lnk").symlink_to(tmp_path / "deep" / "inner")
+    (tmp_path / "deep" / "x.hand").write_text("add 7h\n")
+    (tmp_path / "x.hand").write_text("add 8h\n")
+    path = tmp_path / "main.hand"
+    params = await opened(client, path, "source lnk/../x.hand\nsource missing.hand\n")
+    # The run read deep/x.hand: no problem.
+    assert list(params.diagnostics)[:1] == [] or "missing" in params.diagnostics[0].message
+    found = await definition(client, path, 0, 9)
+    assert found.uri == uri(tmp_path / "deep" / "x.hand")
+    # A file that does not exist: no location, never an empty buffer.
+    assert await definition(client, path, 1, 9) is None
+    # A folder is not a file either.
+    (tmp_path / "folder.hand").mkdir()
+    await opened(client, tmp_path / "b.hand", "source folder.hand\n")
+    assert await definition(client, tmp_path / "b.hand", 0, 9) is None
+
+
+@pytest.mark.asyncio
+async def test_a_document_runs_again_when_a_file_it_sources_is_saved(
+    client: LanguageClient, tmp_path
+):
+    deal = tmp_path / "deal.hand"
+    deal.write_text("del 1\n")
+    path = tmp_path / "main.hand"
+    params = await opened(client, path, "source deal.hand\nshow\n")
+    assert [d.message for d in params.diagnostics] == [
+        "deal.hand:1:1: error: no card at position 1 (hand has 0 cards)"
+    ]
+    # Fixed and saved in the editor: the document that read it runs again.
+    deal.write_text("add\n")
+    waiting = client.wait_for_notification(DIAGNOSTICS)
+    client.text_document_did_save(
+        T.DidSaveTextDocumentParams(text_document=T.TextDocumentIdentifier(uri=uri(deal)))
+    )
+    params = await asyncio.wait_for(waiting, WAIT)
+    assert params.uri == uri(path)
+    assert list(params.diagnostics) == []
+    # Broken again on disk, as a watcher reports it.
+    deal.write_text("del 9\n")
+    waiting = client.wait_for_notification(DIAGNOSTICS)
+    client.workspace_did_change_watched_files(
+        T.DidChangeWatchedFilesParams(
+            changes=[T.FileEvent(uri=uri(deal), type=T.FileChangeType.Changed)]
+        )
+    )
+    params = await asyncio.wait_for(waiting, WAIT)
+    assert params.uri == uri(path)
+    assert len(params.diagnostics) == 1
+
+
+def test_replies_are_bounded(loaded, tmp_path):
+    """A block printing some 25 MB: one diagnostic of at most 64 KiB, and a
+    code-action reply under 64 MiB."""
+    uri = (tmp_path / "big.hand").as_uri()
+    text = "add; undo; " * 50_000 + "\n" + "history\n#> x\n" * 10
+    loaded.send(did_open(uri, text))
+    diagnostics = loaded.diagnostics(uri, timeout=120)
+    assert 0 < len(diagnostics) <= 11
+    for diagnostic in diagnostics:
+        assert len(diagnostic["message"].encode()) <= 64 * 1024
+    assert diagnostics[0]["message"].endswith("more lines]")
+    loaded.send(
+        request(
+            2,
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 30, "character": 0}},
+                "context": {"diagnostics": []},
+            },
+        )
+    )
+    answer = loaded.answer(2, timeout=60)
+    assert len(json.dumps(answer, ensure_ascii=False).encode()) < 64 << 20
+
+
+def test_a_document_gets_at_most_10000_diagnostics(loaded, tmp_path):
+    uri = (tmp_path / "many.hand").as_uri()
+    loaded.send(did_open(uri, "del 1\n" * 10_050))
+    diagnostics = loaded.diagnostics(uri, timeout=60)
+    assert len(diagnostics) == 10_001
+    assert diagnostics[-1]["message"] == "[50 more problems not shown]"
+
+
+def test_the_source_action_comes_from_the_finished_run(loaded, tmp_path):
+    """The run of a short document that sources a slow file is done: its
+    source action comes at once, and a hover on another document is not
+    held up behind it."""
+    (tmp_path / "slow.hand").write_text("add; undo; " * 20_000 + "\n" + "history\n" * 3)
+    uri = (tmp_path / "doc.hand").as_uri()
+    started = time.monotonic()
+    loaded.send(did_open(uri, "add\nsource slow.hand\nshow\n"))
+    loaded.diagnostics(uri, timeout=60)
+    run = time.monotonic() - started
+    sent = time.monotonic()
+    loaded.send(
+        request(
+            2,
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "context": {"diagnostics": [], "only": ["source"]},
+            },
+        )
+    )
+    [action] = loaded.answer(2, timeout=60)["result"]
+    took = time.monotonic() - sent
+    assert action["kind"] == "source"
+    assert took < min(PROMPT, run / 2), (took, run)
