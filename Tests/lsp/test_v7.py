@@ -149,3 +149,98 @@ def test_the_source_action_comes_from_the_finished_run(loaded, tmp_path):
     took = time.monotonic() - sent
     assert action["kind"] == "source"
     assert took < min(PROMPT, run / 2), (took, run)
+
+
+OUTLINED = (
+    "#!/usr/bin/env -S handsh --seed 42\n"
+    "# a comment\n"
+    "# of two lines\n"
+    "add; add\n"
+    "#> 7♥\n"
+    "#> 3♣ 7♥\n"
+    "new 5\n"
+    "add\n"
+    "#> 9♠\n"
+    "save out.hand; source deal.hand\n"
+)
+
+
+@pytest.mark.asyncio
+async def test_folding_ranges_fold_blocks_and_comment_runs(client: LanguageClient, tmp_path):
+    path = tmp_path / "outlined.hand"
+    await opened(client, path, OUTLINED)
+    assert client.init_result.capabilities.folding_range_provider
+    ranges = await asyncio.wait_for(
+        client.text_document_folding_range_async(
+            T.FoldingRangeParams(text_document=T.TextDocumentIdentifier(uri=uri(path)))
+        ),
+        WAIT,
+    )
+    found = [(r.start_line, r.end_line, r.kind) for r in ranges]
+    assert found == [(0, 2, "comment"), (3, 5, None), (7, 8, None)], found
+
+
+@pytest.mark.asyncio
+async def test_document_symbols_are_the_games_and_their_lines(client: LanguageClient, tmp_path):
+    path = tmp_path / "outlined.hand"
+    await opened(client, path, OUTLINED)
+    assert client.init_result.capabilities.document_symbol_provider
+    symbols = await asyncio.wait_for(
+        client.text_document_document_symbol_async(
+            T.DocumentSymbolParams(text_document=T.TextDocumentIdentifier(uri=uri(path)))
+        ),
+        WAIT,
+    )
+    assert [s.name for s in symbols] == ["game 1: from the start", "game 2: new 5"]
+    assert [c.name for c in symbols[0].children] == ["add; add"]
+    assert [c.name for c in symbols[1].children] == [
+        "new 5", "add", "save out.hand; source deal.hand"
+    ]
+    # The differing blocks (9♠ is not what seed 5 deals; `new 5` and the
+    # failed source print what no block expects) are marked.
+    assert symbols[1].detail == "3 blocks differ"
+    assert [c.detail for c in symbols[1].children] == ["output differs"] * 3
+    assert symbols[0].detail is None
+
+
+@pytest.mark.asyncio
+async def test_document_links_on_source_and_save(client: LanguageClient, tmp_path):
+    (tmp_path / "deal.hand").write_text("add\n")
+    path = tmp_path / "outlined.hand"
+    await opened(client, path, OUTLINED)
+    links = await asyncio.wait_for(
+        client.text_document_document_link_async(
+            T.DocumentLinkParams(text_document=T.TextDocumentIdentifier(uri=uri(path)))
+        ),
+        WAIT,
+    )
+    found = [
+        (l.range.start.line, l.range.start.character, l.range.end.character, l.target)
+        for l in links
+    ]
+    assert found == [
+        (9, 5, 13, uri(tmp_path / "out.hand")),
+        (9, 22, 31, uri(tmp_path / "deal.hand")),
+    ]
+
+
+@pytest.mark.asyncio
+async def test_the_server_asks_for_saves_and_documents_commands(client: LanguageClient, tmp_path):
+    sync = client.init_result.capabilities.text_document_sync
+    assert sync.save is not None
+    assert '"' in client.init_result.capabilities.completion_provider.trigger_characters
+    path = tmp_path / "c.hand"
+    await opened(client, path, "de\n")
+    result = await asyncio.wait_for(
+        client.text_document_completion_async(
+            T.CompletionParams(
+                text_document=T.TextDocumentIdentifier(uri=uri(path)),
+                position=T.Position(line=0, character=2),
+            )
+        ),
+        WAIT,
+    )
+    items = {item.label: item for item in result.items}
+    assert set(items) == {"deck", "del"}
+    assert items["del"].kind == T.CompletionItemKind.Keyword
+    assert "del" in items["del"].documentation.value

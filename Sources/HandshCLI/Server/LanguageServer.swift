@@ -38,6 +38,8 @@ struct LanguageServer {
 
   var encoding = PositionEncoding.utf16
   private(set) var initialized = false
+  /// The client registers file watchers when asked.
+  var watches = false
   private(set) var shutDown = false
   /// Set by `exit`: 0 after `shutdown`, else 1.
   private(set) var exitStatus: Int32?
@@ -85,7 +87,7 @@ struct LanguageServer {
   static let patience = 0.05
   /// How long `shutdown` and the end of stdin wait, in all, for the runs
   /// going on, so that what the client changed last is still shown.
-  static let closing = 0.06
+  static let closing = 0.08
 
   init(
     ascii: Bool, readFile: @escaping @Sendable (String) -> Result<[UInt8], ReadFailure>,
@@ -165,7 +167,7 @@ struct LanguageServer {
     }
     guard let id else {
       notify(method, params)
-      return []
+      return method == "initialized" && initialized && !shutDown ? registrations() : []
     }
     if cancelled.contains(id) { return [error(id, .requestCancelled, "cancelled")] }
     // What is done of what the client changed before it asked to shut
@@ -205,6 +207,9 @@ struct LanguageServer {
     case "textDocument/completion": result = completion(params)
     case "textDocument/codeAction": result = codeActions(params)
     case "textDocument/definition": result = definition(params)
+    case "textDocument/foldingRange": result = foldingRanges(params)
+    case "textDocument/documentSymbol": result = documentSymbols(params)
+    case "textDocument/documentLink": result = documentLinks(params)
     default:
       return error(id, .methodNotFound, "unknown method '\(method)'")
     }

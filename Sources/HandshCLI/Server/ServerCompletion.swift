@@ -15,7 +15,7 @@ extension LanguageServer {
   }
 
   mutating func completion(_ params: JSON) -> JSON? {
-    guard let (uri, document, offset) = target(params) else { return nil }
+    guard let (uri, document, offset) = target(params, current: true) else { return nil }
     let folder = LanguageServer.folder(of: uri)
     let list = listFolder
     let (range, found) = document.completions(at: offset) { sub in

@@ -6,12 +6,18 @@ extension LanguageServer {
   mutating func initialize(_ params: JSON) -> JSON {
     let offered = params["capabilities"]?["general"]?["positionEncodings"]?.array ?? []
     encoding = offered.contains(.string("utf-8")) ? .utf8 : .utf16
+    watches =
+      params["capabilities"]?["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?
+      .bool == true
     return .object([
       (
         "capabilities",
         .object([
           ("positionEncoding", .string(encoding == .utf8 ? "utf-8" : "utf-16")),
-          ("textDocumentSync", .object([("openClose", .bool(true)), ("change", .int(2))])),
+          (
+            "textDocumentSync",
+            .object([("openClose", .bool(true)), ("change", .int(2)), ("save", .object([]))])
+          ),
           ("hoverProvider", .bool(true)),
           (
             "completionProvider",
@@ -23,17 +29,41 @@ extension LanguageServer {
             .object([("codeActionKinds", .array([.string("quickfix"), .string("source")]))])
           ),
           ("inlayHintProvider", .bool(true)),
+          ("foldingRangeProvider", .bool(true)),
+          ("documentSymbolProvider", .bool(true)),
+          ("documentLinkProvider", .object([("resolveProvider", .bool(false))])),
         ])
       ),
       ("serverInfo", .object([("name", .string("handsh")), ("version", .string(handshVersion))])),
     ])
   }
 
+  /// After `initialized`, when the client can: files on disk are watched
+  /// (`.hand` files: what documents source), so a
+  /// change there runs again the documents that read it.
+  func registrations() -> [JSON] {
+    guard watches else { return [] }
+    let watcher = JSON.object([("globPattern", .string("**/*.hand"))])
+    let registration = JSON.object([
+      ("id", .string("handsh-watched-files")),
+      ("method", .string("workspace/didChangeWatchedFiles")),
+      ("registerOptions", .object([("watchers", .array([watcher]))])),
+    ])
+    return [
+      .object([
+        ("jsonrpc", .string("2.0")), ("id", .string("handsh-register-1")),
+        ("method", .string("client/registerCapability")),
+        ("params", .object([("registrations", .array([registration]))])),
+      ])
+    ]
+  }
+
   /// The document and the byte offset a request's `textDocument` and
   /// `position` name; nil when they are missing or the document is not open.
-  mutating func target(_ params: JSON) -> (String, HandDocument, Int)? {
+  /// With `current`, never from an older text (completion).
+  mutating func target(_ params: JSON, current: Bool = false) -> (String, HandDocument, Int)? {
     guard let uri = params["textDocument"]?["uri"]?.string, let at = position(params["position"]),
-      let document = answering(uri)
+      let document = current ? self.current(uri) : answering(uri)
     else { return nil }
     return (uri, document, document.table.offset(of: at, encoding))
   }

@@ -157,6 +157,23 @@ extension LanguageServer {
     if let done = latest(uri, waiting: patience) { return done }
     documents[uri]?.waited = true
     if let previous = documents[uri]?.previous { return previous }
+    return unrun(uri)
+  }
+
+  /// What completion is answered from: the run of the latest text when it
+  /// is done (waited for a moment), else that text read alone, never an
+  /// older text, whose words are not what the user typed.
+  mutating func current(_ uri: String) -> HandDocument? {
+    guard pool != nil else { return analysis(uri) }
+    guard documents[uri] != nil else { return nil }
+    let patience = documents[uri]?.waited == true ? 0 : LanguageServer.patience
+    if let done = latest(uri, waiting: patience) { return done }
+    documents[uri]?.waited = true
+    return unrun(uri)
+  }
+
+  /// The latest text of `uri` read alone, not run.
+  mutating func unrun(_ uri: String) -> HandDocument? {
     if let unrun = documents[uri]?.unrun { return unrun }
     guard let document = documents[uri] else { return nil }
     let unrun = HandDocument(
