@@ -244,3 +244,52 @@ async def test_the_server_asks_for_saves_and_documents_commands(client: Language
     assert set(items) == {"deck", "del"}
     assert items["del"].kind == T.CompletionItemKind.Keyword
     assert "del" in items["del"].documentation.value
+
+
+def decode(data, legend, text):
+    """(line, word, type, modifiers) of each token."""
+    lines = text.split("\n")
+    found, line, start = [], 0, 0
+    for i in range(0, len(data), 5):
+        delta_line, delta_start, length, kind, bits = data[i : i + 5]
+        line += delta_line
+        start = start + delta_start if delta_line == 0 else delta_start
+        modifiers = [m for n, m in enumerate(legend.token_modifiers) if bits & (1 << n)]
+        found.append((line, lines[line][start : start + length], legend.token_types[kind], modifiers))
+    return found
+
+
+@pytest.mark.asyncio
+async def test_semantic_tokens_colour_a_file_with_predefined_types(
+    client: LanguageClient, tmp_path
+):
+    text = "# a comment\nadd K♥ 7s; del 1\n#> x\nsave \"a b.hand\"\nadd ZZ; nope 3\n"
+    path = tmp_path / "t.hand"
+    await opened(client, path, text)
+    provider = client.init_result.capabilities.semantic_tokens_provider
+    legend = provider.legend
+    tokens = await asyncio.wait_for(
+        client.text_document_semantic_tokens_full_async(
+            T.SemanticTokensParams(text_document=T.TextDocumentIdentifier(uri=uri(path)))
+        ),
+        WAIT,
+    )
+    found = decode(tokens.data, legend, text)
+    assert found == [
+        (0, "# a comment", "comment", []),
+        (1, "add", "keyword", []),
+        (1, "K♥", "enumMember", ["static"]),
+        (1, "7s", "enumMember", []),
+        (1, "del", "keyword", []),
+        (1, "1", "number", []),
+        (2, "#> x", "comment", ["documentation"]),
+        (3, "save", "keyword", []),
+        (3, '"a b.hand"', "string", []),
+        (4, "add", "keyword", []),
+    ], found
+    # Only LSP's predefined types: editors colour them unconfigured.
+    predefined = {"namespace", "type", "class", "enum", "interface", "struct",
+                  "typeParameter", "parameter", "variable", "property", "enumMember",
+                  "event", "function", "method", "macro", "keyword", "modifier", "comment",
+                  "string", "number", "regexp", "operator", "decorator"}
+    assert set(legend.token_types) <= predefined

@@ -210,6 +210,7 @@ struct LanguageServer {
     case "textDocument/foldingRange": result = foldingRanges(params)
     case "textDocument/documentSymbol": result = documentSymbols(params)
     case "textDocument/documentLink": result = documentLinks(params)
+    case "textDocument/semanticTokens/full": result = semanticTokens(params)
     default:
       return error(id, .methodNotFound, "unknown method '\(method)'")
     }

@@ -93,3 +93,55 @@ extension LanguageServer {
       })
   }
 }
+
+extension LanguageServer {
+  /// The legend of semantic tokens: only LSP's predefined types, which
+  /// editors colour with no configuration, one per kind of word (an
+  /// expected line is a comment marked `documentation`; a red card is
+  /// marked `static`).
+  static let tokenTypes = ["keyword", "enumMember", "number", "string", "comment"]
+  static let tokenModifiers = ["documentation", "static"]
+
+  static var tokenLegend: JSON {
+    .object([
+      ("tokenTypes", .array(tokenTypes.map { .string($0) })),
+      ("tokenModifiers", .array(tokenModifiers.map { .string($0) })),
+    ])
+  }
+
+  mutating func semanticTokens(_ params: JSON) -> JSON? {
+    guard let uri = params["textDocument"]?["uri"]?.string, let document = answering(uri) else {
+      return nil
+    }
+    var data: [JSON] = []
+    var line = 0
+    var character = 0
+    for token in document.tokens() {
+      let range = document.table.range(of: token.range, encoding)
+      guard range.start.line == range.end.line, range.end.character > range.start.character
+      else { continue }
+      let type: Int
+      var modifiers = 0
+      switch token.kind {
+      case .command: type = 0
+      case .card: type = 1
+      case .number: type = 2
+      case .file: type = 3
+      case .comment: type = 4
+      case .expected:
+        type = 4
+        modifiers |= 1
+      }
+      if token.red { modifiers |= 2 }
+      let deltaLine = range.start.line - line
+      let deltaStart = deltaLine == 0 ? range.start.character - character : range.start.character
+      data += [
+        .int(deltaLine), .int(deltaStart), .int(range.end.character - range.start.character),
+        .int(type), .int(modifiers),
+      ]
+      line = range.start.line
+      character = range.start.character
+    }
+    return .object([("data", .array(data))])
+  }
+}

@@ -32,6 +32,10 @@ extension LanguageServer {
           ("foldingRangeProvider", .bool(true)),
           ("documentSymbolProvider", .bool(true)),
           ("documentLinkProvider", .object([("resolveProvider", .bool(false))])),
+          (
+            "semanticTokensProvider",
+            .object([("legend", LanguageServer.tokenLegend), ("full", .bool(true))])
+          ),
         ])
       ),
       ("serverInfo", .object([("name", .string("handsh")), ("version", .string(handshVersion))])),
