@@ -206,3 +206,33 @@ def test_the_emacs_configuration_of_the_manual_works_with_eglot(tmp_path):
     assert "action Accept the actual output (line 2) (preferred)" in seen, context
     assert seen[-2:] == ["line 3 #> 7♥", "cleared t"], context
     assert document.read_text() == FAILING
+
+
+def test_eglot_completes_cards_as_typed(tmp_path):
+    """eglot 1.9 filters completion by the label: `add k` keeps the four
+    kings, `add t` the four tens, `add kh` K♥, with no `doesn't match`
+    error, and completing `add kh` leaves a card the parser reads."""
+    emacs = need("emacs", "emacs-nox elpa-eglot")
+    found = [text for lead, text in configurations() if lead.startswith("Emacs")]
+    home, document, environment = a_home(tmp_path)
+    document.write_text("")
+    init = home / ".emacs.d" / "init.el"
+    init.parent.mkdir()
+    init.write_text(found[0])
+    run = subprocess.run(
+        [emacs, "--batch", "-f", "package-activate-all", "-l", str(init),
+         "-l", str(HERE / "completion_probe.el")],
+        cwd=document.parent, env=environment, capture_output=True, timeout=90,
+    )
+    seen = dict(line.split(" ", 1) if ": " not in line else line.split(": ", 1)
+                for line in report(tmp_path))
+    context = (run.returncode, run.stdout, run.stderr[-3000:], seen)
+    assert run.returncode == 0, context
+    assert seen["server"] == "t", context
+    assert seen["add k"].split() == ["kc", "kd", "kh", "ks"], context
+    assert seen["add t"].split() == ["tc", "td", "th", "ts"], context
+    assert seen["add kh"].split() == ["kh"], context
+    assert seen["de"].split() == ["deck", "del"], context
+    assert seen["buffer"] == "add kh", context
+    check = subprocess.run([HANDSH, "-c", seen["buffer"]], capture_output=True, timeout=20)
+    assert check.returncode == 0 and check.stdout.decode().split() == ["K♥"], check
