@@ -293,3 +293,70 @@ async def test_semantic_tokens_colour_a_file_with_predefined_types(
                   "event", "function", "method", "macro", "keyword", "modifier", "comment",
                   "string", "number", "regexp", "operator", "decorator"}
     assert set(legend.token_types) <= predefined
+
+
+MESSY = (
+    "#!/usr/bin/env -S handsh --seed 42\n"
+    "add   7h ;add    \n"
+    "#> 7♥\n"
+    "#> 8♠ 7♥\n"
+    "#  a   comment   \n"
+    "  del 1;show   # kept  as is  \n"
+    "#> 7♥\n"
+    "#> 1  7♥\n"
+    "add ZZ   \n"
+    "mv\t1  1\n"
+)
+
+
+@pytest.mark.asyncio
+async def test_formatting_makes_the_canonical_form_and_the_test_report_stays(
+    client: LanguageClient, tmp_path
+):
+    path = tmp_path / "messy.hand"
+    path.write_text(MESSY)
+    await opened(client, path, MESSY)
+    assert client.init_result.capabilities.document_formatting_provider
+    edits = await asyncio.wait_for(
+        client.text_document_formatting_async(
+            T.DocumentFormattingParams(
+                text_document=T.TextDocumentIdentifier(uri=uri(path)),
+                options=T.FormattingOptions(tab_size=4, insert_spaces=True),
+            )
+        ),
+        WAIT,
+    )
+    lines = MESSY.split("\n")
+    for edit in sorted(edits, key=lambda e: e.range.start.line, reverse=True):
+        assert edit.range.start.line == edit.range.end.line
+        line = lines[edit.range.start.line]
+        lines[edit.range.start.line] = (
+            line[: edit.range.start.character] + edit.new_text + line[edit.range.end.character :]
+        )
+    formatted = "\n".join(lines)
+    assert formatted.split("\n")[1] == "add 7h; add"
+    assert formatted.split("\n")[4] == "#  a   comment   "
+    assert formatted.split("\n")[5] == "del 1; show # kept  as is  "
+    # A line that does not parse is left as it is.
+    assert formatted.split("\n")[8] == "add ZZ   "
+    assert formatted.split("\n")[9] == "mv 1 1"
+    # handsh --test reports the same for both.
+    import subprocess
+
+    from conftest import ENV, HANDSH
+
+    def report(text):
+        (tmp_path / "t.hand").write_text(text)
+        result = subprocess.run(
+            [HANDSH, "--test", "t.hand"], cwd=tmp_path, capture_output=True, timeout=WAIT, env=ENV
+        )
+        # The expected lines added and removed, and the summary: the
+        # diff's context lines are the file's own text.
+        shown = [
+            line for line in result.stdout.decode().splitlines()
+            if line.startswith(("+#", "-#", "@@")) or line.endswith(("passed", "failed", "differs"))
+        ]
+        return result.returncode, shown, result.stderr
+
+    assert report(formatted) == report(MESSY)
+    assert report(MESSY)[1][-1] == "0 passed, 1 failed"

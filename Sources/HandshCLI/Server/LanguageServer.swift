@@ -211,6 +211,7 @@ struct LanguageServer {
     case "textDocument/documentSymbol": result = documentSymbols(params)
     case "textDocument/documentLink": result = documentLinks(params)
     case "textDocument/semanticTokens/full": result = semanticTokens(params)
+    case "textDocument/formatting": result = formatting(params)
     default:
       return error(id, .methodNotFound, "unknown method '\(method)'")
     }

@@ -145,3 +145,19 @@ extension LanguageServer {
     return .object([("data", .array(data))])
   }
 }
+
+extension LanguageServer {
+  /// `textDocument/formatting`: the latest text in its canonical form.
+  mutating func formatting(_ params: JSON) -> JSON? {
+    guard let uri = params["textDocument"]?["uri"]?.string, let document = current(uri) else {
+      return nil
+    }
+    return .array(
+      document.formatting().map { edit in
+        .object([
+          ("range", json(document.table.range(of: edit.range, encoding))),
+          ("newText", .string(String(decoding: edit.text, as: UTF8.self))),
+        ])
+      })
+  }
+}

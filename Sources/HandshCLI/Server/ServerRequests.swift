@@ -30,6 +30,7 @@ extension LanguageServer {
           ),
           ("inlayHintProvider", .bool(true)),
           ("foldingRangeProvider", .bool(true)),
+          ("documentFormattingProvider", .bool(true)),
           ("documentSymbolProvider", .bool(true)),
           ("documentLinkProvider", .object([("resolveProvider", .bool(false))])),
           (
