@@ -87,7 +87,7 @@ struct LanguageServer {
   static let patience = 0.05
   /// How long `shutdown` and the end of stdin wait, in all, for the runs
   /// going on, so that what the client changed last is still shown.
-  static let closing = 0.08
+  static let closing = 0.05
 
   init(
     ascii: Bool, readFile: @escaping @Sendable (String) -> Result<[UInt8], ReadFailure>,
