@@ -50,7 +50,7 @@ public struct HandDocument: Sendable {
   public let ran: Bool
 
   /// The most output kept of a file with no expectations.
-  static let keptOutput = 8 << 20
+  static let keptOutput = 1 << 20
 
   /// How many input lines run between two questions to `stop`.
   static let stopInterval = 256
