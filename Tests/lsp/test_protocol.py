@@ -391,3 +391,24 @@ def test_the_server_never_opens_a_file_for_writing(tmp_path):
     assert writes == [], writes
     assert sorted(os.listdir(tmp_path)) == ["deal.hand", "kept.hand"]
     assert (tmp_path / "kept.hand").read_text() == "old\n"
+
+
+def test_a_read_of_a_server_that_says_nothing_fails_within_its_own_timeout():
+    """Every read of the server's output in these tests has its own
+    timeout: a server that stops answering fails the test that waited, at
+    once, not at the suite's limit (here a process that writes nothing)."""
+    import time
+
+    silent = subprocess.Popen(["sleep", "30"], stdout=subprocess.PIPE)
+    try:
+        started = time.monotonic()
+        try:
+            read_some(silent.stdout.fileno(), timeout=0.3)
+        except AssertionError as error:
+            assert "within 0.3 s" in str(error)
+        else:
+            raise AssertionError("the read did not time out")
+        assert time.monotonic() - started < 2
+    finally:
+        silent.kill()
+        silent.wait()
