@@ -41,7 +41,9 @@ enum Release {
   static let installed = [
     "bin/handsh", "share/man/man1/handsh.1", "share/bash-completion/completions/handsh",
     "share/zsh/site-functions/_handsh", "share/fish/vendor_completions.d/handsh.fish",
-    "share/vim/vimfiles/ftdetect/hand.vim", "share/vim/vimfiles/syntax/hand.vim",
+    "share/vim/vimfiles/ftdetect/hand.vim", "share/vim/vimfiles/ftplugin/hand.vim",
+    "share/vim/vimfiles/syntax/hand.vim", "share/nvim/site/ftdetect/hand.vim",
+    "share/nvim/site/ftplugin/hand.vim", "share/nvim/site/syntax/hand.vim",
     "share/handsh/install-manifest",
   ]
 

@@ -55,7 +55,11 @@ final class PackageTests: XCTestCase {
     "usr/share/fish/vendor_completions.d/handsh.fish",
     "usr/share/lintian/overrides/handsh",
     "usr/share/man/man1/handsh.1.gz",
+    "usr/share/nvim/site/ftdetect/hand.vim",
+    "usr/share/nvim/site/ftplugin/hand.vim",
+    "usr/share/nvim/site/syntax/hand.vim",
     "usr/share/vim/vimfiles/ftdetect/hand.vim",
+    "usr/share/vim/vimfiles/ftplugin/hand.vim",
     "usr/share/vim/vimfiles/syntax/hand.vim",
     "usr/share/zsh/vendor-completions/_handsh",
   ]

@@ -101,6 +101,24 @@ def a_home(tmp_path):
     return home, document, environment
 
 
+JOURNAL = "#!/usr/bin/env -S handsh --seed 42 --journal\nadd\n"
+
+
+def package_root(folder):
+    """The editor files as scripts/install lays them out under PREFIX, in
+    a private root: share/nvim/site/KIND/hand.vim for Neovim,
+    share/vim/vimfiles/KIND/hand.vim for Vim."""
+    root = folder / "root"
+    install = (REPO / "scripts" / "install").read_text()
+    for kind in ("ftdetect", "ftplugin", "syntax"):
+        for target in ("share/nvim/site", "share/vim/vimfiles"):
+            # The paths the install script writes, not ones made up here.
+            assert f'"$prefix/{target}/$kind/hand.vim"' in install, target
+            (root / target / kind).mkdir(parents=True, exist_ok=True)
+            shutil.copy(REPO / "editors" / "vim" / kind / "hand.vim", root / target / kind)
+    return root
+
+
 def report(tmp_path):
     path = tmp_path / "report.txt"
     return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
@@ -128,8 +146,11 @@ def test_each_neovim_configuration_of_the_manual_works(tmp_path):
         config = home / ".config" / "nvim"
         config.mkdir(parents=True)
         (config / "init.lua").write_text(text)
-        # The vim files that come with handsh, where a user puts them.
-        shutil.copytree(REPO / "editors" / "vim", config, dirs_exist_ok=True)
+        # The vim files as the package installs them (scripts/install, whose
+        # paths InstallTests checks), under a private root that Neovim reads
+        # as it reads /usr/share: nothing copied into the configuration.
+        root = package_root(folder)
+        environment["XDG_DATA_DIRS"] = str(root / "share")
         probe = f"luafile {HERE / 'config_probe.lua'}"
         run = subprocess.run(
             [nvim, "--headless", "-n", str(document), "-c", probe],
@@ -153,6 +174,19 @@ def test_each_neovim_configuration_of_the_manual_works(tmp_path):
         assert seen[-2:] == ["line 3 #> 7♥", "cleared true"], context
         # The server never writes the file: the editor holds the fix.
         assert document.read_text() == FAILING
+        # A journal, named as any file, is detected by its shebang, and
+        # Ctrl-X Ctrl-O completes through the server.
+        journal = document.parent / "session"
+        journal.write_text(JOURNAL)
+        shown = folder / "shown.txt"
+        run = subprocess.run(
+            [nvim, "--headless", "-n", str(journal), "-c",
+             f"lua io.open([[{shown}]], 'w'):write(vim.bo.filetype .. ' ' .. vim.bo.omnifunc)",
+             "-c", "qa!"],
+            cwd=document.parent, env=environment, capture_output=True, timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
+        assert shown.read_text() == "hand v:lua.vim.lsp.omnifunc", (lead, run.stderr)
         ran.append(lead)
     assert ran, f"no Neovim configuration of the manual runs on Neovim {installed}"
 
@@ -206,3 +240,43 @@ def test_the_emacs_configuration_of_the_manual_works_with_eglot(tmp_path):
     assert "action Accept the actual output (line 2) (preferred)" in seen, context
     assert seen[-2:] == ["line 3 #> 7♥", "cleared t"], context
     assert document.read_text() == FAILING
+    # Files detected by a handsh shebang: `env handsh` and a journal's
+    # `env -S handsh ...`.
+    for name, text in (("script", "#!/usr/bin/env handsh\nadd\n"), ("session", JOURNAL)):
+        (document.parent / name).write_text(text)
+        mode = subprocess.run(
+            [emacs, "--batch", "-l", str(init), "--eval",
+             f'(progn (find-file "{name}") (princ major-mode))'],
+            cwd=document.parent, env=environment, capture_output=True, timeout=60,
+        )
+        assert mode.stdout.decode() == "hand-mode", (name, mode.stderr[-2000:])
+
+
+def test_eglot_completes_cards_as_typed(tmp_path):
+    """eglot 1.9 filters completion by the label: `add k` keeps the four
+    kings, `add t` the four tens, `add kh` K♥, with no `doesn't match`
+    error, and completing `add kh` leaves a card the parser reads."""
+    emacs = need("emacs", "emacs-nox elpa-eglot")
+    found = [text for lead, text in configurations() if lead.startswith("Emacs")]
+    home, document, environment = a_home(tmp_path)
+    document.write_text("")
+    init = home / ".emacs.d" / "init.el"
+    init.parent.mkdir()
+    init.write_text(found[0])
+    run = subprocess.run(
+        [emacs, "--batch", "-f", "package-activate-all", "-l", str(init),
+         "-l", str(HERE / "completion_probe.el")],
+        cwd=document.parent, env=environment, capture_output=True, timeout=90,
+    )
+    seen = dict(line.split(" ", 1) if ": " not in line else line.split(": ", 1)
+                for line in report(tmp_path))
+    context = (run.returncode, run.stdout, run.stderr[-3000:], seen)
+    assert run.returncode == 0, context
+    assert seen["server"] == "t", context
+    assert seen["add k"].split() == ["kc", "kd", "kh", "ks"], context
+    assert seen["add t"].split() == ["tc", "td", "th", "ts"], context
+    assert seen["add kh"].split() == ["kh"], context
+    assert seen["de"].split() == ["deck", "del"], context
+    assert seen["buffer"] == "add kh", context
+    check = subprocess.run([HANDSH, "-c", seen["buffer"]], capture_output=True, timeout=20)
+    assert check.returncode == 0 and check.stdout.decode().split() == ["K♥"], check

@@ -7,7 +7,7 @@ import os
 import subprocess
 
 from conftest import ENV, HANDSH
-from test_hostile import INITIALIZE, Server, did_open, hover, request, server  # noqa: F401
+from test_hostile import TIMEOUT, INITIALIZE, Server, did_open, hover, request, server  # noqa: F401
 
 
 def position_request(id, method, uri, line, character):
@@ -174,6 +174,7 @@ def test_completion_filter_text_matches_what_was_typed(server, tmp_path):
         (3, "kh", {"K♥"}),
         (4, "qh", {"Q♥"}),
         (5, "t", {"10♥", "10♦", "10♣", "10♠"}),
+        (6, "K", {"K♥", "K♦", "K♣", "K♠"}),
     ):
         text = f"add {typed}\n"
         server.send(did_open(uri, text))
@@ -181,8 +182,19 @@ def test_completion_filter_text_matches_what_was_typed(server, tmp_path):
         server.send(request(id, "textDocument/completion", {
             "textDocument": {"uri": uri}, "position": {"line": 0, "character": len(text) - 1}}))
         items = server.answer(id)["result"]["items"]
-        assert {item["label"] for item in items} == wanted
+        assert {item["detail"].split()[0] for item in items} == wanted
         # What a client that filters again keeps: items whose filterText
-        # starts with what was typed, in the case typed.
-        kept = {item["label"] for item in items if item["filterText"].startswith(typed)}
-        assert kept == wanted, [item["filterText"] for item in items]
+        # (vim-lsp), label (eglot) or inserted text (Neovim 0.7.2) starts
+        # with what was typed, in the case typed.
+        for field in ("filterText", "label"):
+            kept = {i["detail"].split()[0] for i in items if i[field].startswith(typed)}
+            assert kept == wanted, [item[field] for item in items]
+        kept = {i["detail"].split()[0] for i in items if i["textEdit"]["newText"].startswith(typed)}
+        assert kept == wanted
+        # Accepted, it is a spelling the parser reads: the card it names.
+        for item in items:
+            check = subprocess.run(
+                [HANDSH, "-c", "add " + item["textEdit"]["newText"]],
+                capture_output=True, timeout=TIMEOUT, env=ENV,
+            )
+            assert check.stdout.decode().split() == [item["detail"].split()[0]], check

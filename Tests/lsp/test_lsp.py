@@ -227,8 +227,9 @@ async def test_completion_offers_what_the_line_can_take(client: LanguageClient, 
         ("1 7♥", "1"),
         ("2 3♣ 7♥", "2"),
     ]
-    # The deck at that line: 7♥ is in the hand, so not offered.
-    assert [new for _, new in await complete(client, path, 4, 5)] == ["7♦", "7♣", "7♠"]
+    # The deck at that line: 7♥ is in the hand, so not offered; each in the
+    # spelling the user started, which the parser reads.
+    assert [new for _, new in await complete(client, path, 4, 5)] == ["7d", "7c", "7s"]
     assert await complete(client, path, 5, 8) == [("other.hand", "other.hand")]
     assert [new for _, new in await complete(client, path, 6, 2)] == ["help"]
     assert [new for _, new in await complete(client, path, 7, 7)] == ["3♣", "7♥"]

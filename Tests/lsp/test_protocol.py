@@ -9,7 +9,7 @@ import random
 import subprocess
 
 from conftest import ENV, HANDSH
-from wire import INITIALIZE, frame, notification, request
+from wire import INITIALIZE, frame, notification, read_some, read_to_end, request
 
 SHUTDOWN_EXIT = request(99, "shutdown") + notification("exit")
 
@@ -141,7 +141,7 @@ def test_a_change_that_a_newer_one_replaces_is_not_run():
     process.stdin.flush()
     process.stdin.write(notification("exit"))
     process.stdin.close()
-    stdout = process.stdout.read()
+    stdout = read_to_end(process.stdout.fileno())
     assert process.wait(timeout=20) == 0
     published = [m["params"] for m in messages(stdout) if m.get("method") == "textDocument/publishDiagnostics"]
     assert [p["version"] for p in published] == [5]
@@ -172,7 +172,7 @@ def test_changes_that_come_while_a_long_document_is_checked_abandon_its_check():
 
     def read_all():
         while True:
-            chunk = os.read(process.stdout.fileno(), 65536)
+            chunk = read_some(process.stdout.fileno())
             if not chunk:
                 return
             with lock:
@@ -251,12 +251,12 @@ def test_did_close_clears_the_diagnostics_and_nothing_is_written(tmp_path):
     os.set_blocking(process.stdout.fileno(), True)
     first = b""
     while b"publishDiagnostics" not in first:
-        chunk = os.read(process.stdout.fileno(), 65536)
+        chunk = read_some(process.stdout.fileno())
         assert chunk
         first += chunk
     process.stdin.write(notification("textDocument/didClose", {"textDocument": {"uri": uri}}) + SHUTDOWN_EXIT)
     process.stdin.close()
-    rest = process.stdout.read()
+    rest = read_to_end(process.stdout.fileno())
     assert process.wait(timeout=20) == 0
     published = [m["params"] for m in messages(first + rest) if m.get("method") == "textDocument/publishDiagnostics"]
     assert len(published[0]["diagnostics"]) == 1
@@ -292,7 +292,7 @@ def test_bad_input_one_message_at_a_time_never_ends_the_server():
                 if len(rest) >= length:
                     pending = rest[length:]
                     return json.loads(rest[:length])
-            chunk = os.read(reader, 65536)
+            chunk = read_some(reader)
             assert chunk, "the server ended"
             pending += chunk
 
@@ -317,11 +317,12 @@ def test_bad_input_one_message_at_a_time_never_ends_the_server():
     assert process.wait(timeout=20) == 0
 
 
-def test_a_long_document_is_still_shown_when_shutdown_and_the_end_of_input_follow():
-    """Changes before `shutdown` are shown before its answer, however long
-    the document (a run stops for newer input, never for the end of it)."""
+def test_a_document_is_still_shown_when_shutdown_and_the_end_of_input_follow():
+    """Changes before `shutdown` are shown before its answer when their run
+    is done within a moment (`shutdown` waits for no long run: see
+    test_load.py)."""
     uri = "file:///nonexistent/long.hand"
-    text = "del 9\n" * 3000
+    text = "del 9\n" * 50
     data = INITIALIZE + notification(
         "textDocument/didOpen",
         {"textDocument": {"uri": uri, "languageId": "hand", "version": 7, "text": text}},
@@ -330,7 +331,7 @@ def test_a_long_document_is_still_shown_when_shutdown_and_the_end_of_input_follo
     assert status == 0
     published = [m["params"] for m in found if m.get("method") == "textDocument/publishDiagnostics"]
     assert [p["version"] for p in published] == [7]
-    assert len(published[0]["diagnostics"]) == 3000
+    assert len(published[0]["diagnostics"]) == 50
     # The diagnostics come before the answer to shutdown.
     kinds = [m.get("method") or m.get("id") for m in found]
     assert kinds.index("textDocument/publishDiagnostics") < kinds.index(99)
@@ -365,12 +366,12 @@ def test_the_server_never_opens_a_file_for_writing(tmp_path):
     process.stdin.flush()
     stdout = b""
     while stdout.count(b"publishDiagnostics") < 1:
-        chunk = os.read(process.stdout.fileno(), 65536)
+        chunk = read_some(process.stdout.fileno())
         assert chunk
         stdout += chunk
     process.stdin.write(SHUTDOWN_EXIT)
     process.stdin.close()
-    stdout += process.stdout.read()
+    stdout += read_to_end(process.stdout.fileno())
     assert process.wait(timeout=30) == 0
     calls = log.read_text().splitlines()
     log.unlink()
@@ -390,3 +391,24 @@ def test_the_server_never_opens_a_file_for_writing(tmp_path):
     assert writes == [], writes
     assert sorted(os.listdir(tmp_path)) == ["deal.hand", "kept.hand"]
     assert (tmp_path / "kept.hand").read_text() == "old\n"
+
+
+def test_a_read_of_a_server_that_says_nothing_fails_within_its_own_timeout():
+    """Every read of the server's output in these tests has its own
+    timeout: a server that stops answering fails the test that waited, at
+    once, not at the suite's limit (here a process that writes nothing)."""
+    import time
+
+    silent = subprocess.Popen(["sleep", "30"], stdout=subprocess.PIPE)
+    try:
+        started = time.monotonic()
+        try:
+            read_some(silent.stdout.fileno(), timeout=0.3)
+        except AssertionError as error:
+            assert "within 0.3 s" in str(error)
+        else:
+            raise AssertionError("the read did not time out")
+        assert time.monotonic() - started < 2
+    finally:
+        silent.kill()
+        silent.wait()

@@ -17,6 +17,8 @@ public struct HandDocument: Sendable {
   let after: [State]
   /// Before the first input line.
   let initial: State
+  /// In a file with no expectations, the edit that adds them.
+  let expectations: (range: Range<Int>, text: [UInt8])?
   let ascii: Bool
   /// How the run read a file that `source` names: a run again reads alike.
   let read: @Sendable (String) -> Result<[UInt8], ReadFailure>
@@ -36,24 +38,35 @@ public struct HandDocument: Sendable {
     public let range: Range<Int>
     public let severity: Severity
     public let message: String
+    /// For a problem at a line of a `source`d file: that file's line.
+    public var related: SourceLocation? = nil
   }
 
   /// False when `stop` ended the run early: then nothing of it is to be
   /// shown.
   public let complete: Bool
+  /// False for a document read from its text alone, not run: no hands, no
+  /// problems, no blocks (what a request gets before a first run is done).
+  public let ran: Bool
+
+  /// The most output kept of a file with no expectations.
+  static let keptOutput = 1 << 20
 
   /// How many input lines run between two questions to `stop`.
   static let stopInterval = 256
 
   /// Runs `text` with `defaults` and the shebang's options on top; `read`
   /// reads a file that `source` names and this document has not saved;
-  /// `stop`, asked now and then, ends the run early when it says so.
+  /// `stop`, asked every 256 commands and inside a `source`d file's check,
+  /// ends the run early when it says so. At most `commands` commands run
+  /// (`source`d ones counted). Unless `runs`, the text is only read.
   public init(
     text: [UInt8], defaults: GoldenSettings = GoldenSettings(),
     read: @escaping @Sendable (String) -> Result<[UInt8], ReadFailure> = { _ in
       .failure(ReadFailure("No such file or directory"))
     },
-    stop: () -> Bool = { false }
+    stop: @escaping () -> Bool = { false }, commands: Int = GoldenBounds.commandLimit,
+    runs: Bool = true
   ) {
     let file = GoldenFile(text: text, defaults: defaults)
     let table = LineTable(text)
@@ -62,23 +75,33 @@ public struct HandDocument: Sendable {
     var history = Session(seed: file.settings.seed, limit: file.settings.limit).history
     var problems: [(input: Int, problem: LineProblem)] = []
     var complete = true
-    // A file with no expectations shows no blocks: they are only counted.
-    let expects = file.inputs.contains { !$0.expected.isEmpty }
-    let result = file.run(effects: GoldenMemory(readFile: read), keepOutput: expects) {
-      index, session, found in
-      after.append(State(cursor: session.history.cursor, count: session.history.count))
-      for problem in found { problems.append((index, problem)) }
-      if index == file.inputs.count - 1 { history = session.history }
-      if index % HandDocument.stopInterval == HandDocument.stopInterval - 1, stop() {
-        complete = false
-        history = session.history
-        return false
+    let result: GoldenResult
+    if runs {
+      // A file with no expectations keeps its output for the source action
+      // while it is small: one that prints more gets no such action.
+      let expects = file.inputs.contains { !$0.expected.isEmpty }
+      result = file.run(
+        effects: GoldenMemory(readFile: read), keepLimit: expects ? nil : HandDocument.keptOutput,
+        bounds: GoldenBounds(commands: commands, stop: stop)
+      ) { index, session, found in
+        after.append(State(cursor: session.history.cursor, count: session.history.count))
+        for problem in found { problems.append((index, problem)) }
+        if index == file.inputs.count - 1 { history = session.history }
+        if index % HandDocument.stopInterval == HandDocument.stopInterval - 1, stop() {
+          complete = false
+          history = session.history
+          return false
+        }
+        return true
       }
-      return true
+      if result.abandoned { complete = false }
+    } else {
+      result = GoldenResult(file: file, actual: Array(repeating: [], count: file.inputs.count))
     }
     // States for the lines not run: as the last one left it.
     while after.count < file.inputs.count { after.append(after.last ?? State(cursor: 0, count: 1)) }
     self.complete = complete
+    self.ran = runs
     self.file = file
     self.result = result
     self.table = table
@@ -87,117 +110,9 @@ public struct HandDocument: Sendable {
     initial = State(cursor: 0, count: 1)
     ascii = file.settings.ascii
     self.read = read
-    diagnostics = HandDocument.diagnose(file, result, problems, table)
-  }
-
-  // MARK: Diagnostics
-
-  private static func diagnose(
-    _ file: GoldenFile, _ result: GoldenResult, _ problems: [(input: Int, problem: LineProblem)],
-    _ table: LineTable
-  ) -> [DocumentDiagnostic] {
-    var found: [DocumentDiagnostic] = []
-    guard file.diagnostics.isEmpty else {
-      // Malformed: the file does not run, as with `--test`.
-      for diagnostic in file.diagnostics {
-        let line = diagnostic.line - 1
-        guard line >= 0, line < file.lines.count else { continue }
-        let content = file.lines[line].start..<file.lines[line].contentEnd
-        let start = offset(ofColumn: diagnostic.column, in: content, file.text)
-        found.append(
-          DocumentDiagnostic(
-            range: start..<wordEnd(from: start, in: content, file.text), severity: .error,
-            message: diagnostic.message))
-      }
-      return found
-    }
-    // The line whose output passed the bound of a test, which stopped there.
-    var overflowed: [DocumentDiagnostic] = []
-    if let overflow = result.overflow, file.inputs.indices.contains(overflow) {
-      overflowed.append(
-        DocumentDiagnostic(
-          range: file.content(of: file.inputs[overflow]), severity: .error,
-          message: GoldenResult.overflowText))
-    }
-    let expects = file.inputs.contains { !$0.expected.isEmpty }
-    if expects {
-      for index in result.differing {
-        let input = file.inputs[index]
-        let actual = result.actual[index]
-        let shown =
-          actual.isEmpty
-          ? "output differs: the line prints nothing"
-          : "output differs; actual output:\n"
-            + actual.map { String(decoding: $0.marked, as: UTF8.self) }.joined(separator: "\n")
-        found.append(
-          DocumentDiagnostic(range: file.content(of: input), severity: .error, message: shown))
-      }
-      return found + overflowed
-    }
-    // A line `handsh FILE` refuses, though a test does not run it: a
-    // comment over the line limit.
-    var inputLines = Set<Int>()
-    for input in file.inputs { inputLines.insert(input.line) }
-    for (number, line) in file.lines.enumerated()
-    where line.length > LineParser.maximumLineLength && !inputLines.contains(number) {
-      found.append(
-        DocumentDiagnostic(
-          range: line.start..<line.contentEnd, severity: .error,
-          message: LineParser.tooLongMessage))
-    }
-    for (index, problem) in problems {
-      let content = file.content(of: file.inputs[index])
-      var range = content
-      if let span = problem.span, span.upperBound <= content.count {
-        range = (content.lowerBound + span.lowerBound)..<(content.lowerBound + span.upperBound)
-      } else if let column = problem.column {
-        let start = offset(ofColumn: column, in: content, file.text)
-        range = start..<wordEnd(from: start, in: content, file.text)
-      }
-      found.append(
-        DocumentDiagnostic(
-          range: range, severity: problem.kind == .syntax ? .error : .warning,
-          message: problem.message))
-    }
-    found += overflowed
-    if found.count > problems.count {
-      // In the order of the text.
-      found = found.enumerated().sorted {
-        ($0.element.range.lowerBound, $0.offset) < ($1.element.range.lowerBound, $1.offset)
-      }.map(\.element)
-    }
-    return found
-  }
-
-  /// The byte offset of 1-based column `column` (in Unicode scalars, each
-  /// byte of invalid UTF-8 one) of the line `content`.
-  static func offset(ofColumn column: Int, in content: Range<Int>, _ text: [UInt8]) -> Int {
-    var offset = content.lowerBound
-    var at = 1
-    while at < column, offset < content.upperBound {
-      offset += LineTable.character(at: offset, in: text, end: content.upperBound, .utf8).width
-      at += 1
-    }
-    return offset
-  }
-
-  /// Where the word that starts at `start` ends: the parser's word when
-  /// one starts there, else the next blank or the line's end.
-  static func wordEnd(from start: Int, in content: Range<Int>, _ text: [UInt8]) -> Int {
-    let words = commandWords(content, text).joined()
-    if let word = words.first(where: { $0.contains(start) }) { return word.upperBound }
-    var end = start
-    while end < content.upperBound, text[end] != 0x20, text[end] != 0x09 { end += 1 }
-    return end == start ? content.upperBound : end
-  }
-
-  /// The words of each command of the line `content`, as absolute offsets.
-  static func commandWords(_ content: Range<Int>, _ text: [UInt8]) -> [[Range<Int>]] {
-    text.withUnsafeBufferPointer { buffer in
-      LineParser.commandWords(UnsafeBufferPointer(rebasing: buffer[content])).map { command in
-        command.map { ($0.lowerBound + content.lowerBound)..<($0.upperBound + content.lowerBound) }
-      }
-    }
+    expectations = complete ? HandDocument.expectations(file, result, ran: runs) : nil
+    diagnostics =
+      runs ? HandDocument.bounded(HandDocument.diagnose(file, result, problems, table)) : []
   }
 
   // MARK: Lines and states
@@ -278,7 +193,7 @@ public struct HandDocument: Sendable {
       let name = bytes.withUnsafeBufferPointer { CommandName(spelling: $0) }
       if at == 0, let name {
         parts.append(helpText(name).trimmingLineBreak)
-      } else if at > 0, let first = words.first,
+      } else if ran, at > 0, let first = words.first,
         let command = Array(file.text[first]).withUnsafeBufferPointer({ CommandName(spelling: $0) }
         ),
         hoverKind(of: command, word: at) == .position, let position = Int(decimal: bytes)
@@ -296,8 +211,12 @@ public struct HandDocument: Sendable {
         parts.append(card.spokenName)
       }
     }
-    parts.append(
-      "hand before: \(handText(before))\nhand after:  \(handText(hand(after[index])))")
+    // Read from the text alone: no hand is known yet.
+    if ran {
+      parts.append(
+        "hand before: \(handText(before))\nhand after:  \(handText(hand(after[index])))")
+    }
+    guard !parts.isEmpty else { return nil }
     return (parts.joined(separator: "\n\n"), range)
   }
 
@@ -401,7 +320,12 @@ public struct HandDocument: Sendable {
 
   /// The indexes (into `file.inputs`) of the input lines whose block
   /// differs; none while the file is malformed.
-  public var differing: [Int] { file.diagnostics.isEmpty ? result.differing : [] }
+  public var differing: [Int] {
+    // A file with no expectations keeps its output for the source action,
+    // yet has no block that differs.
+    file.diagnostics.isEmpty && file.inputs.contains(where: { !$0.expected.isEmpty })
+      ? result.differing : []
+  }
 
   /// The edit that accepts the actual block of input `index`, or of every
   /// differing input when nil: what `--update` writes, as the smallest
@@ -430,18 +354,22 @@ public struct HandDocument: Sendable {
     return ((edit.range.lowerBound + from)..<(edit.range.upperBound + from), edit.text)
   }
 
-  /// In a file with no expectations (which keeps no output), the edit
-  /// that adds every block as `--update` writes it, making the file a
-  /// golden test that passes: the file runs again, keeping its output.
-  /// Nil when there is nothing to add, the file is malformed, or its output
-  /// passed the bound of a test's.
-  public func expectationsEdit() -> (range: Range<Int>, text: [UInt8])? {
-    guard file.diagnostics.isEmpty, result.overflow == nil,
+  /// In a file with no expectations, the edit that adds every block as
+  /// `--update` writes it, making the file a golden test that passes: from
+  /// the output the run kept, never a run again. Nil when there is nothing
+  /// to add, the file is malformed, was not run whole, or its output passed
+  /// the bound of a test's.
+  public func expectationsEdit() -> (range: Range<Int>, text: [UInt8])? { expectations }
+
+  /// The edit of `expectationsEdit`, made once, where the run is made.
+  static func expectations(_ file: GoldenFile, _ result: GoldenResult, ran: Bool)
+    -> (range: Range<Int>, text: [UInt8])?
+  {
+    guard ran, !result.abandoned, !result.dropped, file.diagnostics.isEmpty,
+      result.overflow == nil, result.exhausted == nil,
       !file.inputs.contains(where: { !$0.expected.isEmpty })
     else { return nil }
-    let full = file.run(effects: GoldenMemory(readFile: read))
-    guard full.overflow == nil else { return nil }
-    return lineEdit(from: file.text, to: full.updatedText)
+    return lineEdit(from: file.text, to: result.updatedText)
   }
 
   /// The bytes of input `index` and of its block, line breaks included.

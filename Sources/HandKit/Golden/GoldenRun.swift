@@ -86,6 +86,16 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
   /// with no expectations) needs only their size.
   var keeps = true
 
+  /// An editor's bounds on the run: at most so many commands, and a
+  /// question asked now and then, also inside a `source`d file.
+  var bounds: GoldenBounds?
+  /// Commands run so far, `source`d ones counted.
+  var commands = 0
+  /// The index of the input line on which the run passed its commands.
+  var exhausted: Int?
+  /// `bounds.stop` said to stop: nothing of the run is of use.
+  var abandoned = false
+
   mutating func commandFailed(span: Range<Int>) { failedSpan = span }
 
   /// The actual block of each input line run so far.
@@ -114,6 +124,11 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     takeOutput()
     var after = end
     if !stopRequested, let stop, stop() { stopRequested = true }
+    if abandoned { after = .stopped }
+    if let bounds, commands > bounds.commands, exhausted == nil {
+      exhausted = actual.count
+      after = .stopped
+    }
     if overflowed || written > outputLimit {
       overflow = actual.count
       after = .stopped
@@ -134,23 +149,48 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     return after == .quit ? .quit : after == .stopped ? .stopped : .finished
   }
 
+  /// Past so many bytes of output the lines are no longer kept (nil: all
+  /// are), and those kept are dropped: `dropped` says so.
+  var keepLimit: Int?
+  var dropped = false
+
   /// Counts `line` (with its break) and keeps it when the sink keeps lines.
   mutating func keep(_ stream: GoldenStream, _ text: ArraySlice<UInt8>) {
     written += text.count + 1
+    if keeps, let keepLimit, written > keepLimit { drop() }
     if keeps { lines.append(OutputLine(stream, Array(text))) }
+  }
+
+  /// Keeps no more lines, and frees those kept.
+  mutating func drop() {
+    keeps = false
+    dropped = true
+    lines = []
+    actual = actual.map { _ in [] }
   }
 
   /// False, and the line stops, once the test's output passed the bound.
   mutating func commandDone() -> Bool {
     if written + out.count > outputLimit { overflowed = true }
     if !stopRequested, let stop, stop() { stopRequested = true }
-    return !overflowed && !stopRequested
+    if stopRequested { return false }
+    guard let bounds else { return !overflowed }
+    commands += 1
+    if commands > bounds.commands { return false }
+    // Asked every 256 commands: a question costs a lock.
+    if commands & 255 == 0, bounds.stop() { abandoned = true }
+    return !overflowed && !abandoned
   }
 
-  /// Asked while a long sourced file is checked: `stop` ends it there.
+  /// Asked while a long sourced file is checked: the runner's `stop` ends
+  /// it there; so does an editor's, between the pieces of the check (an
+  /// abandoned run reads no further).
   mutating func checkInterrupted() -> ReadFailure? {
     if !stopRequested, let stop, stop() { stopRequested = true }
-    return stopRequested ? ReadFailure("stopped") : nil
+    if stopRequested { return ReadFailure("stopped") }
+    guard let bounds, abandoned || bounds.stop() else { return nil }
+    abandoned = true
+    return ReadFailure("abandoned")
   }
 
   /// Moves what stdout holds into `lines`, one entry per line.
@@ -189,7 +229,8 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     takeOutput()
     problems.append(
       LineProblem(
-        kind: .failure, column: nil, message: diagnostic(message, at: location), span: nil))
+        kind: .failure, column: nil, message: diagnostic(message, at: location), span: nil,
+        location: location))
     keep(.stderr, Array(diagnostic(message, at: location).utf8)[...])
   }
 
@@ -232,12 +273,25 @@ public struct GoldenResult: Sendable {
   /// The index (into `file.inputs`) of the input line where the runner's
   /// `stop` stopped the test (its time limit): an error, as an overflow is.
   public let stopped: Int?
+  /// The index of the input line on which an editor's run passed its
+  /// commands (`GoldenBounds`): nothing after it ran.
+  public let exhausted: Int?
+  /// The run was abandoned (`GoldenBounds.stop`): nothing of it is of use.
+  public let abandoned: Bool
+  /// The blocks were not kept: the output passed the run's `keepLimit`.
+  public let dropped: Bool
 
-  init(file: GoldenFile, actual: [[OutputLine]], overflow: Int? = nil, stopped: Int? = nil) {
+  init(
+    file: GoldenFile, actual: [[OutputLine]], overflow: Int? = nil, stopped: Int? = nil,
+    exhausted: Int? = nil, abandoned: Bool = false, dropped: Bool = false
+  ) {
     self.file = file
     self.actual = actual
     self.overflow = overflow
     self.stopped = overflow == nil ? stopped : nil
+    self.exhausted = exhausted
+    self.abandoned = abandoned
+    self.dropped = dropped
   }
 
   /// The line number of the input line where `stop` stopped the test.
@@ -262,10 +316,10 @@ public struct GoldenResult: Sendable {
 
   /// The indexes (into `file.inputs`) of the input lines whose block differs.
   public var differing: [Int] {
-    // Past an overflow nothing ran: no block there is known to differ.
-    file.inputs.indices.prefix(overflow ?? stopped ?? file.inputs.count).filter {
-      file.inputs[$0].expected != actual[$0]
-    }
+    // Past an overflow or a stop nothing ran: no block there is known to
+    // differ; nor from the line where an editor's run passed its commands.
+    let ran = min(overflow ?? stopped ?? file.inputs.count, exhausted ?? file.inputs.count)
+    return file.inputs.indices.prefix(ran).filter { file.inputs[$0].expected != actual[$0] }
   }
 
   /// The file as `--update` writes it: each block that differs replaced by
@@ -339,9 +393,12 @@ extension GoldenFile {
   /// this one), and the lines not run have empty blocks.
   /// Unless `keepOutput`, the blocks are not kept (all come out empty),
   /// only counted against the bound: for an editor that shows none.
+  /// With `keepLimit`, the blocks are kept until the output passes so many
+  /// bytes, then dropped (the result says so).
   public func run<Effects: GoldenEffects>(
     effects: Effects, keepOutput: Bool = true, outputLimit: Int = goldenOutputLimit,
-    stop: (() -> Bool)? = nil, observe: (Int, Session, [LineProblem]) -> Bool
+    keepLimit: Int? = nil, bounds: GoldenBounds? = nil, stop: (() -> Bool)? = nil,
+    observe: (Int, Session, [LineProblem]) -> Bool
   ) -> GoldenResult {
     var executor = LineExecutor(
       session: Session(seed: settings.seed, limit: settings.limit),
@@ -351,6 +408,8 @@ extension GoldenFile {
     sink.keeps = keepOutput
     sink.outputLimit = outputLimit
     sink.stop = stop
+    sink.bounds = bounds
+    sink.keepLimit = keepLimit
     sink.actual.reserveCapacity(inputs.count)
     withoutActuallyEscaping(observe) { observe in
       sink.observe = observe
@@ -360,7 +419,7 @@ extension GoldenFile {
         _ = executor.run(lines: &lines, rules: .prompt, sink: &sink)
         // After `quit` or an overflow nothing runs; the editor still sees
         // each line left, until it asks to stop.
-        guard !sink.observerStopped else { return }
+        guard !sink.observerStopped, !sink.abandoned else { return }
         while sink.actual.count < inputs.count {
           let index = sink.actual.count
           sink.actual.append([])
@@ -370,8 +429,28 @@ extension GoldenFile {
     }
     while sink.actual.count < inputs.count { sink.actual.append([]) }
     return GoldenResult(
-      file: self, actual: sink.actual, overflow: sink.overflow, stopped: sink.stopped)
+      file: self, actual: sink.actual, overflow: sink.overflow, stopped: sink.stopped,
+      exhausted: sink.exhausted, abandoned: sink.abandoned, dropped: sink.dropped)
   }
+}
+
+/// What an editor bounds a run by (handsh(1), EDITORS): a document that
+/// `source`s a file that `source`s itself a thousand times over stops after
+/// `commands` commands, `source`d ones counted; `stop`, asked every 256
+/// commands and between the pieces of a sourced file's check, abandons it.
+public struct GoldenBounds {
+  public var commands: Int
+  public var stop: () -> Bool
+
+  public init(commands: Int = GoldenBounds.commandLimit, stop: @escaping () -> Bool) {
+    self.commands = commands
+    self.stop = stop
+  }
+
+  /// The most commands one run of an editor's document runs.
+  public static let commandLimit = 10_000_000
+  /// The diagnostic on the line where a run passed its commands.
+  public static let exhaustedText = "analysis stopped: more than 10,000,000 commands"
 }
 
 /// The input lines of a golden file, as a source of lines: a line too
@@ -411,4 +490,6 @@ public struct LineProblem: Sendable, Equatable {
   public let message: String
   /// For a failed command, the byte range of its words in the line.
   public let span: Range<Int>?
+  /// For a problem at a line of a sourced file: that file's line.
+  public var location: SourceLocation? = nil
 }

@@ -100,3 +100,14 @@ func startThread(_ work: @escaping @Sendable () -> Void) {
   guard let thread else { return work() }
   pthread_detach(thread)
 }
+
+/// Starts `work` on a thread of its own, detached; false when no thread
+/// can be made (the caller then does without).
+func startWorker(_ work: @escaping @Sendable () -> Void) -> Bool {
+  handsh_threads_begin()
+  let thread = spawnThread(work)
+  handsh_threads_end()
+  guard let thread else { return false }
+  pthread_detach(thread)
+  return true
+}

@@ -19,6 +19,7 @@ enum ServerLoop {
     var server = LanguageServer(
       ascii: ascii, readFile: readTestSource, listFolder: { folderNames($0) })
     server.interrupted = { bytesWaiting(0) }
+    server.locate = { locateFile($0) }
     // Documents run on threads of their own, which wake this loop through
     // a pipe when they are done: requests are answered meanwhile.
     var wake: [Int32] = [-1, -1]
@@ -28,7 +29,7 @@ enum ServerLoop {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
       }
       let writeEnd = wake[1]
-      server.spawn = { startThread($0) }
+      server.pool = RunPool()
       server.finished = {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
@@ -84,7 +85,9 @@ enum ServerLoop {
       if !waiting(0) { send(server.publish()) }
     }
     // At the end of stdin: what the client last changed is still shown.
-    if !server.shutDown { send(server.publish(interruptible: false)) }
+    if !server.shutDown {
+      send(server.publish(interruptible: false, within: LanguageServer.closing))
+    }
     return server.shutDown ? 0 : 1
   }
 
@@ -124,5 +127,26 @@ enum ServerLoop {
     let body = message.bytes
     out += Array("Content-Length: \(body.count)\r\n\r\n".utf8)
     out += body
+  }
+
+  /// The regular file that `path` names, walked as `source` opens it
+  /// (NamedPath: links followed a component at a time, then `..`): its
+  /// folder's absolute path (that folder's descriptor's link in /proc) and
+  /// its name; nil when nothing, or no regular file, is there.
+  static func locateFile(_ path: String) -> String? {
+    guard case .success(.entry(let entry)) = NamedPath.walk(Array(path.utf8)),
+      let status = entry.status, status.st_mode & S_IFMT == S_IFREG
+    else { return nil }
+    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = buffer.withUnsafeMutableBufferPointer { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { chars -> Int in
+        guard let base = chars.baseAddress else { return -1 }
+        return readlink("/proc/self/fd/\(entry.folder)", base, chars.count - 1)
+      }
+    }
+    guard count > 0, buffer[0] == UInt8(ascii: "/") else { return nil }
+    let folder = String(decoding: buffer[..<count], as: UTF8.self)
+    let name = String(decoding: entry.name, as: UTF8.self)
+    return folder == "/" ? "/" + name : folder + "/" + name
   }
 }
