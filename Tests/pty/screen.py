@@ -44,6 +44,13 @@ class Term:
         box.children.append(child)
         return cls(child, rows, columns)
 
+    @classmethod
+    def replay(cls, data, rows, columns):
+        """The screen that DATA draws on a terminal of ROWS x COLUMNS."""
+        term = cls(None, rows, columns)
+        term.feed(bytes(data))
+        return term
+
     # -- reading ---------------------------------------------------------
 
     def feed(self, data):
@@ -97,6 +104,19 @@ class Term:
                 return
         pytest.fail(f"did not end within {limit} s; screen:\n{self.text()}")
 
+    def wait_exit(self, limit=TIMEOUT):
+        """Draws everything to the end; the status, 128 + N for a death by
+        signal N."""
+        self.drain_to_end(limit)
+        deadline = time.monotonic() + limit
+        while self.child.isalive():
+            if time.monotonic() > deadline:
+                pytest.fail(f"did not end within {limit} s")
+            time.sleep(0.02)
+        if self.child.signalstatus is not None:
+            return 128 + self.child.signalstatus
+        return self.child.exitstatus
+
     # -- the screen ------------------------------------------------------
 
     def rows(self):
@@ -132,22 +152,6 @@ class Term:
     def resize(self, rows, columns):
         self.child.setwinsize(rows, columns)
         self.screen.resize(rows, columns)
-
-
-def wait_exit(child, limit=TIMEOUT):
-    """The status of CHILD, 128 + N for a death by signal N."""
-    deadline = time.monotonic() + limit
-    while child.isalive():
-        if time.monotonic() > deadline:
-            pytest.fail(f"did not end within {limit} s")
-        try:
-            child.read_nonblocking(1 << 16, timeout=0.1)
-        except (pexpect.TIMEOUT, pexpect.EOF):
-            pass
-    child.wait() if child.exitstatus is None and child.signalstatus is None else None
-    if child.signalstatus is not None:
-        return 128 + child.signalstatus
-    return child.exitstatus
 
 
 def cpu_seconds(pid):

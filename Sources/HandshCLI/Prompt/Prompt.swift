@@ -19,6 +19,7 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   // Once stdout's reader is gone, results go on on the terminal, from the
   // first byte the pipe did not take (handsh(1), THE PROMPT).
   if screen != 1 { runner.output.fallback = screen }
+  runner.output.screen = screen
   handsh_prompt_begin(
     "handsh> ", screen,
     { context, before, text, fileNames in
@@ -31,7 +32,12 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
       if answer.kind == .fileNames { fileNames.pointee = 1 }
       return readlineMatches(answer)
     }, Unmanaged.passUnretained(context).toOpaque())
-  let end: PromptEnd = withExtendedLifetime(context) {
+  // What Enter would do, under the line (handsh(1), THE PROMPT).
+  let preview =
+    Preview.wanted(runner.options)
+    ? Preview(session: runner.session, ascii: runner.options.ascii) : nil
+  preview?.install(dim: runner.executor.renderer.style.color)
+  let end: PromptEnd = withExtendedLifetime((context, preview)) {
     if !runner.options.quiet {
       let seed = runner.session.history.seed(of: runner.session.current)
       var journal = ""
@@ -48,6 +54,7 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
     history.load()
     while true {
       context.update(runner.session)
+      preview?.session = runner.session
       let read = handsh_prompt_read()
       switch read.kind {
       case handsh_read_line:
@@ -107,6 +114,7 @@ struct PromptResults {
       // those results is dropped, and the session goes on.
       let output = runner.output
       runner.output = Output(fd: output.fd, fallback: output.fallback)
+      runner.output.screen = output.screen
       runner.output.journal = output.journal
       // What follows in the stream starts on a line of its own, whatever
       // half line the dropped results left there.
