@@ -16,13 +16,40 @@ import pytest
 from conftest import TIMEOUT, handsh_binary
 
 
+class DimScreen(pyte.Screen):
+    """pyte's screen, which knows no faint text, plus the cells drawn with
+    SGR 2 (dim) on: `dim` holds their (row, column)."""
+
+    def __init__(self, columns, rows):
+        super().__init__(columns, rows)
+        self.faint = False
+        self.dim = set()
+
+    def select_graphic_rendition(self, *attrs, **options):
+        for attr in attrs or (0,):
+            if attr == 2:
+                self.faint = True
+            elif attr in (0, 22):
+                self.faint = False
+        super().select_graphic_rendition(*attrs, **options)
+
+    def draw(self, data):
+        for char in data:
+            place = (self.cursor.y, self.cursor.x)
+            super().draw(char)
+            if self.faint:
+                self.dim.add(place)
+            else:
+                self.dim.discard(place)
+
+
 class Term:
     """A pseudo-terminal of ROWS x COLUMNS and the screen pyte draws from
     what arrives on it."""
 
     def __init__(self, child, rows, columns):
         self.child = child
-        self.screen = pyte.Screen(columns, rows)
+        self.screen = DimScreen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
         # Every byte, as it came, for the messages of failed assertions.
         self.raw = bytearray()
@@ -140,6 +167,11 @@ class Term:
 
     def cell(self, row, column):
         return self.screen.buffer[row][column]
+
+    def dimmed(self, row):
+        """Whether every character of row ROW was drawn dim."""
+        text = self.row(row)
+        return all((row, x) in self.screen.dim for x, c in enumerate(text) if c != " ")
 
     def cursor_row(self):
         return self.row(self.screen.cursor.y)

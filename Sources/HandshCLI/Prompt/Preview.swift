@@ -18,10 +18,10 @@ final class Preview {
   let ascii: Bool
   /// The CPU time a preview may take; one that would take more shows none.
   static let budget = 0.010
-  /// The versions and cursor of a session whose last preview went over the
-  /// budget: no other is tried until a line changes the session, so a slow
-  /// preview never slows each key.
-  private var tooSlowAt: (count: Int, cursor: Int)?
+  /// The versions and cursor of a session, and the length of a line, whose
+  /// preview went over the budget: no line as long is tried again until a
+  /// line changes the session, so a slow preview never slows each key.
+  private var tooSlowAt: (count: Int, cursor: Int, length: Int)?
 
   init(session: Session, ascii: Bool) {
     self.session = session
@@ -45,13 +45,17 @@ final class Preview {
     // A paste holding line breaks runs as several lines: not one to foretell.
     if line.contains(0x0A) || line.contains(0x0D) { return nil }
     let history = session.history
-    if let slow = tooSlowAt, slow == (history.count, history.cursor) { return nil }
+    if let slow = tooSlowAt, (slow.count, slow.cursor) == (history.count, history.cursor),
+      line.count >= slow.length
+    {
+      return nil
+    }
     let start = Preview.cpuSeconds()
     let forecast = line.withUnsafeBufferPointer { bytes in
       session.forecast(bytes) { Preview.cpuSeconds() - start > Preview.budget }
     }
     if Preview.cpuSeconds() - start > Preview.budget {
-      tooSlowAt = (history.count, history.cursor)
+      tooSlowAt = (history.count, history.cursor, line.count)
       return nil
     }
     return forecast.preview(ascii: ascii)
