@@ -38,18 +38,7 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
     ? Preview(session: runner.session, ascii: runner.options.ascii) : nil
   preview?.install(dim: runner.executor.renderer.style.color)
   let end: PromptEnd = withExtendedLifetime((context, preview)) {
-    if !runner.options.quiet {
-      let seed = runner.session.history.seed(of: runner.session.current)
-      var journal = ""
-      if let file = runner.output.journal {
-        journal =
-          runner.journalResumed.map { ", journal \(file.shown) resumed at version \($0)" }
-          ?? ", journal \(file.shown)"
-      }
-      Platform.printError(
-        "handsh \(handshVersion), seed \(seed)\(journal): type 'help' for commands, Ctrl-D to quit"
-      )
-    }
+    if !runner.options.quiet { printBanner(runner) }
     var history = HistoryFile(path: HistoryFile.defaultPath())
     history.load()
     while true {
@@ -94,6 +83,19 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
     handsh_die_by_signal(number)
   }
   return 0
+}
+
+/// The banner line on stderr: the version, the seed, the journal.
+private func printBanner(_ runner: Runner) {
+  let seed = runner.session.history.seed(of: runner.session.current)
+  var journal = ""
+  if let file = runner.output.journal {
+    journal =
+      runner.journalResumed.map { ", journal \(file.shown) resumed at version \($0)" }
+      ?? ", journal \(file.shown)"
+  }
+  Platform.printError(
+    "handsh \(handshVersion), seed \(seed)\(journal): type 'help' for commands, Ctrl-D to quit")
 }
 
 /// Where the prompt's results go: stdout, until it is a pipe whose reader
