@@ -87,6 +87,11 @@ static void on_signal(int number, siginfo_t *info, void *unused) {
   int saved = errno;
   if (number == SIGCONT) continues++;
   if (number == SIGQUIT || number == SIGTERM || number == SIGHUP) fatal_seen = number;
+  if (running && number == SIGTSTP) {
+    prompt_running_stop();
+    errno = saved;
+    return;
+  }
   if (running) {
     // The terminal echoed `^C` or `^\` (the shell's mode, while commands
     // run): what follows starts on a line of its own.
@@ -99,8 +104,10 @@ static void on_signal(int number, siginfo_t *info, void *unused) {
         ssize_t ignored = write(screen_fd, "\n", 1);
         (void)ignored;
       } else if (!(modes.c_lflag & ECHO) && info != NULL && info->si_code == SI_KERNEL) {
-        // Typed (the terminal sent it), not sent by kill(1).
+        // Typed (the terminal sent it), not sent by kill(1). The keys typed
+        // before it go, as the terminal drops them when it may (NOFLSH off).
         unechoed = number;
+        tcflush(screen_fd, TCIFLUSH);
       }
     }
     // Said to the command that runs, through EINTR (handsh_prompt_interrupted);
@@ -326,7 +333,8 @@ static int question_interrupted(void) {
 /// without SA_RESTART, so that a blocked open(2) or write(2) returns EINTR
 /// and Control-C, SIGTERM and SIGHUP never wait on it; a resize or a
 /// SIGCONT still restarts what it interrupts. Control-Z then stops handsh
-/// at once (the terminal is in the shell's mode while commands run).
+/// at once, from its handler, with the terminal put back as the shell left
+/// it (prompt_running_stop), and restarts what it interrupted.
 static void catch_signals(int restart) {
   struct sigaction action;
   memset(&action, 0, sizeof action);
@@ -335,17 +343,13 @@ static void catch_signals(int restart) {
   action.sa_flags = SA_RESTART | SA_SIGINFO;
   struct sigaction interrupting = action;
   interrupting.sa_flags = SA_SIGINFO | (restart ? SA_RESTART : 0);
-  struct sigaction fallback;
-  memset(&fallback, 0, sizeof fallback);
-  fallback.sa_handler = SIG_DFL;
-  sigemptyset(&fallback.sa_mask);
   for (int i = 0; i < caught_count; i++) {
     if (!session.ours[i]) continue;
     int number = caught[i];
-    if (number == SIGCONT || number == SIGWINCH)
+    if (number == SIGCONT || number == SIGWINCH || number == SIGTSTP)
       sigaction(number, &action, NULL);
     else
-      sigaction(number, !restart && number == SIGTSTP ? &fallback : &interrupting, NULL);
+      sigaction(number, &interrupting, NULL);
   }
 }
 

@@ -38,5 +38,8 @@ void prompt_preview_forget(void);
 /// signals that end handsh cut results at a line's end (prompt_running.c).
 void prompt_running_begin(int fd);
 void prompt_running_end(void);
+/// Control-Z while they run, from the signal handler: stops handsh with
+/// the terminal as the shell left it, and sets it for the run again after.
+void prompt_running_stop(void);
 
 #endif

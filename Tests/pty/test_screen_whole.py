@@ -198,3 +198,42 @@ def test_the_closed_output_notice_starts_a_line_only_when_the_terminal_is_not_at
     assert rows[-1] == notice.decode() and rows[-2] == "handsh> " + line, rows
     term.send("quit\r")
     assert term.wait_exit() == 0
+
+
+def test_keys_typed_before_ctrl_c_go_with_it(box):
+    # As the terminal drops them when Control-C comes (handsh keeps the
+    # output then, not the keys).
+    def cut(term):
+        term.send("show")
+        time.sleep(0.3)
+        term.send("\x03")
+
+    term = cut_results(box, "never", cut)
+    term.wait_for(lambda t: t.cursor_row() == "handsh>", "the next prompt")
+    term.pump(0.3)
+    assert term.cursor_row() == "handsh>", term.rows()
+    term.send("quit\r")
+    assert term.wait_exit() == 0
+
+
+@pytest.mark.parametrize("shell", ["dash", "bash"])
+def test_ctrl_z_while_results_are_written_leaves_the_shell_echoing(box, shell):
+    path = shutil.which(shell)
+    arguments = ["-i"] if shell == "dash" else ["--norc", "--noprofile", "-i"]
+    env = {"PS1": SHELL_PROMPT, "ENV": "/dev/null"}
+    long_script(box)
+    term = Term.spawn(box, command=[path, *arguments], env=env)
+    term.wait_text(SHELL_PROMPT.strip())
+    term.send(f"{handsh_binary()} --color=never\r")
+    term.wait_text("handsh>")
+    term.send("new 1; source long.hand\r")
+    term.wait_for(lambda t: t.raw.count("♦".encode()) > 200, "results")
+    term.send("\x1a")
+    term.wait_text("Stopped")
+    term.wait_for(lambda t: t.cursor_row() == SHELL_PROMPT.rstrip(), "the shell")
+    term.send("echo typed")
+    term.wait_for(lambda t: t.cursor_row() == SHELL_PROMPT + "echo typed", "the shell's echo")
+    term.send("\r")
+    term.wait_text("typed\n")
+    term.send("kill -9 %1\r")
+    term.send("exit\r")
