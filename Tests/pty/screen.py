@@ -68,6 +68,8 @@ class Term:
             timeout=TIMEOUT,
             dimensions=(rows, columns),
         )
+        # Keys go when sent: pexpect otherwise sleeps 50 ms before each.
+        child.delaybeforesend = None
         box.children.append(child)
         return cls(child, rows, columns)
 
