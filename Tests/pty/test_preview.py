@@ -328,3 +328,15 @@ def test_never_in_a_pipe_the_history_file_or_a_recording(box):
     assert term.wait_exit() == 0
     assert preview_rows(term) == []
     assert (box.cwd / "out.txt").read_text() == "7♥\n3♣ 7♥\n"
+
+
+def test_never_in_a_journal(box):
+    term = start(box, "--journal", "j.hand")
+    typed(term, "add; del 9", "⇒ error: no card at position 9 (hand has 1 card)")
+    term.send("\x15add; add")
+    term.wait_for(lambda t: "⇒ 3♣ 7♥" in t.rows(), "the preview")
+    term.send("\rquit\r")
+    assert term.wait_exit() == 0
+    text = (box.cwd / "j.hand").read_text()
+    assert "⇒" not in text and "error" not in text, text
+    assert "add 7♥" in text or "add 7h" in text.lower(), text
