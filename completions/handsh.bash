@@ -81,7 +81,7 @@ _handsh()
                 return 0
                 ;;
             -*)
-                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color --test --update --review -j --jobs --tap --junit --shard --timeout --record --journal --lsp -h --help -V --version --completion-script" "$cur" ""
+                _handsh_add_words "-c --command -s --seed -l --limit -k --keep-going -n --check -q --quiet -i --interactive --echo --json --ascii --color --no-preview --test --update --review -j --jobs --tap --junit --shard --timeout --record --journal --lsp -h --help -V --version --completion-script" "$cur" ""
                 return 0
                 ;;
         esac

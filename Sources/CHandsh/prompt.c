@@ -11,14 +11,12 @@
 // commands run (handsh_prompt_run_begin), nothing is blocked: Control-C and
 // the signals that end handsh interrupt a blocked open or write instead of
 // waiting for the next key.
-#define _GNU_SOURCE  // wcwidth
-#include "handsh_prompt.h"
+#define _GNU_SOURCE
 #include "handsh_signals.h"
+#include "prompt_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <langinfo.h>
-#include <locale.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -28,11 +26,9 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
-#include <wchar.h>
 
 #include <readline/readline.h>
 #include <readline/history.h>
-#include <readline/tilde.h>
 
 static const int caught[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH};
 enum { caught_count = sizeof caught / sizeof caught[0] };
@@ -43,6 +39,9 @@ static volatile sig_atomic_t continues = 0;
 static volatile sig_atomic_t running = 0;
 /// While they run: Control-C came, or a signal that ends handsh (its number).
 static volatile sig_atomic_t interrupted = 0;
+/// While they run: the key (SIGINT or SIGQUIT) whose echo the terminal did
+/// not write, for handsh to write at a line's start (handsh_prompt_take_echo).
+static volatile sig_atomic_t unechoed = 0;
 static volatile sig_atomic_t ending = 0;
 /// A signal that ends handsh came (at any time): for read_key.
 static volatile sig_atomic_t fatal_seen = 0;
@@ -56,8 +55,6 @@ static struct {
   struct sigaction previous[caught_count];
   FILE *out;
   char *prompt;
-  handsh_completer completer;
-  void *context;
   /// The line handler was called (line: its line, NULL at the end of input).
   int done;
   char *line;
@@ -76,8 +73,6 @@ static struct {
   /// Which of `caught` are handsh's (not left ignored, as nohup asks).
   int ours[caught_count];
   struct sigaction previous_pipe;
-  /// What a list of matches shows for each (handsh_completion_labels).
-  char **keys, **labels;
   /// Control-C ends the reading (handsh_prompt_interrupt_ends).
   int interrupt_ends;
   /// The caught signals that are handsh's: blocked while a line is read.
@@ -87,23 +82,33 @@ static struct {
   sigset_t waiting;
 } session;
 
-/// A completion question or readline's `--More--` waits for its answer
-/// (display_matches): read_key answers `n` for a signal that interrupts.
-static int asking = 0;
-
-static void on_signal(int number) {
+static void on_signal(int number, siginfo_t *info, void *unused) {
+  (void)unused;
   int saved = errno;
   if (number == SIGCONT) continues++;
   if (number == SIGQUIT || number == SIGTERM || number == SIGHUP) fatal_seen = number;
+  if (running && number == SIGTSTP) {
+    prompt_running_stop();
+    errno = saved;
+    return;
+  }
   if (running) {
     // The terminal echoed `^C` or `^\` (the shell's mode, while commands
     // run): what follows starts on a line of its own.
+    // It does not while results may be written (prompt_running.c): then
+    // handsh writes it, once the results stop at a line's end.
     struct termios modes;
     if ((number == SIGINT || number == SIGQUIT) && screen_fd >= 0 &&
-        tcgetattr(screen_fd, &modes) == 0 && (modes.c_lflag & ECHO) &&
-        (modes.c_lflag & ECHOCTL)) {
-      ssize_t ignored = write(screen_fd, "\n", 1);
-      (void)ignored;
+        tcgetattr(screen_fd, &modes) == 0) {
+      if ((modes.c_lflag & ECHO) && (modes.c_lflag & ECHOCTL)) {
+        ssize_t ignored = write(screen_fd, "\n", 1);
+        (void)ignored;
+      } else if (!(modes.c_lflag & ECHO) && info != NULL && info->si_code == SI_KERNEL) {
+        // Typed (the terminal sent it), not sent by kill(1). The keys typed
+        // before it go, as the terminal drops them when it may (NOFLSH off).
+        unechoed = number;
+        tcflush(screen_fd, TCIFLUSH);
+      }
     }
     // Said to the command that runs, through EINTR (handsh_prompt_interrupted);
     // Control-C has then done its work, and is not answered at the prompt.
@@ -172,6 +177,7 @@ static void go_to_end(void) {
 /// line; the text is dropped (it goes neither to the history nor anywhere).
 static void interrupt(void) {
   if (!session.reading) return;
+  prompt_preview_erase();
   rl_callback_sigcleanup();  // leaves a search or a numeric argument
   go_to_end();
   write_out("^C");
@@ -204,6 +210,8 @@ static void resume(void) {
   rl_reset_screen_size();
   write_out("\r");
   rl_forced_update_display();
+  prompt_preview_forget();
+  prompt_preview_draw();
 }
 
 /// Control-Z: restore the terminal for the shell, stop, and resume.
@@ -212,6 +220,7 @@ static void stop(void) {
   // From the background (`kill -TSTP`), the terminal is not handsh's to
   // draw on or set up: it is as the shell left it already.
   if (session.reading && in_foreground()) {
+    prompt_preview_erase();
     go_to_end();
     // As readline's own handler does: `^Z`, and no line break, which the
     // shell writes itself before its notice (bash's `[1]+  Stopped`).
@@ -247,6 +256,7 @@ static void stop(void) {
 /// overwrite the prompt.
 static void leave(void) {
   if (!session.reading) return;
+  prompt_preview_erase();
   if (rl_end > 0) go_to_end();
   rl_callback_sigcleanup();
   rl_callback_handler_remove();
@@ -276,6 +286,7 @@ static int handle_signals(void) {
       // As the terminal shows it in its own mode: `^C` after the text, and
       // no line break, which the shell writes when a job dies by SIGINT.
       if (session.reading) {
+        prompt_preview_erase();
         go_to_end();
         write_out("^C");
         rl_callback_sigcleanup();
@@ -284,7 +295,11 @@ static int handle_signals(void) {
       }
       return caught[i];
     case SIGWINCH:
-      if (session.reading) rl_resize_terminal();
+      if (session.reading) {
+        prompt_preview_erase();
+        rl_resize_terminal();
+        prompt_preview_draw();
+      }
       break;
     case SIGTSTP: stop(); break;
     case SIGCONT:
@@ -300,81 +315,7 @@ static int handle_signals(void) {
   return 0;
 }
 
-// MARK: Completion
-
-/// Keeps `~` literal in file names, as `save` does: readline must never look
-/// a user up (no name service in a static binary).
-static char *keep_tilde(char *user) {
-  size_t length = strlen(user);
-  char *word = malloc(length + 2);
-  if (word == NULL) return NULL;
-  word[0] = '~';
-  memcpy(word + 1, user, length + 1);
-  return word;
-}
-
-/// A file name as a FILE word: in double quotes, with `\"` and `\\` for `"`
-/// and `\` (handsh(1), COMMANDS); no opening quote when one was typed.
-static char *quote_file(char *text, int match_type, char *quote) {
-  (void)match_type;
-  int open = quote != NULL && *quote == '"';
-  size_t length = strlen(text);
-  char *quoted = malloc(2 * length + 2);
-  if (quoted == NULL) return strdup(text);
-  char *p = quoted;
-  if (!open) {
-    *p++ = '"';
-    if (quote != NULL) *quote = '"';
-  }
-  for (const char *c = text; *c; c++) {
-    if (*c == '"' || *c == '\\') *p++ = '\\';
-    *p++ = *c;
-  }
-  *p = '\0';
-  return quoted;
-}
-
-static void free_matches(char **matches) {
-  if (matches == NULL) return;
-  for (char **match = matches; *match != NULL; match++) free(*match);
-  free(matches);
-}
-
-static void forget_labels(void) {
-  free_matches(session.keys);
-  free_matches(session.labels);
-  session.keys = session.labels = NULL;
-}
-
-void handsh_completion_labels(char **keys, char **labels) {
-  forget_labels();
-  session.keys = keys;
-  session.labels = labels;
-}
-
-/// How many columns the terminal gives `text` (as readline counts them).
-static int text_width(const char *text) {
-  mbstate_t state;
-  memset(&state, 0, sizeof state);
-  int width = 0;
-  size_t left = strlen(text);
-  while (left > 0) {
-    wchar_t wide;
-    size_t length = mbrtowc(&wide, text, left, &state);
-    if (length == (size_t)-1 || length == (size_t)-2) {
-      memset(&state, 0, sizeof state);
-      length = 1;
-      width++;
-    } else {
-      if (length == 0) length = 1;
-      int columns = wcwidth(wide);
-      width += columns > 0 ? columns : 0;
-    }
-    text += length;
-    left -= length;
-  }
-  return width;
-}
+// MARK: Questions
 
 /// Whether a signal came that ends the question (Control-C, Control-Z, or
 /// one that ends handsh); a resize or a SIGCONT does not.
@@ -385,116 +326,6 @@ static int question_interrupted(void) {
   return fatal_seen != 0;
 }
 
-/// Readline's `Display all N possibilities? (y or n)`: `y`, `Y` or a
-/// space say yes; `n`, `N`, Delete, Control-G, the end of input or a
-/// signal say no; any other key rings the bell. The answer is read, never
-/// typed into the line.
-static int ask_to_display(int count) {
-  rl_crlf();
-  fprintf(rl_outstream, "Display all %d possibilities? (y or n)", count);
-  fflush(rl_outstream);
-  for (;;) {
-    int key = rl_read_key();
-    if (key == 'y' || key == 'Y' || key == ' ') return 1;
-    if (key == 'n' || key == 'N' || key == 0x7f) return 0;
-    rl_ding();
-  }
-}
-
-/// Lists the matches, by their labels when they have some (readline's own
-/// layout and paging rules), then draws the prompt and the line again.
-/// Readline's callback mode, which the prompt reads keys with, answers its
-/// question and its `--More--` pager at once (yes) and lets the answer
-/// into the line; here both wait for their key, as in readline's normal
-/// mode: the question is asked here, and the pager's keys are read while
-/// readline is told it is not in callback mode, just for the listing.
-static void display_matches(char **matches, int count, int longest) {
-  (void)longest;
-  char **shown = calloc((size_t)count + 2, sizeof *shown);
-  if (shown == NULL) return;
-  shown[0] = matches[0];
-  int widest = 0;
-  for (int i = 1; i <= count; i++) {
-    shown[i] = matches[i];
-    for (size_t j = 0; session.keys != NULL && session.keys[j] != NULL; j++) {
-      if (strcmp(session.keys[j], matches[i]) == 0 && session.labels[j] != NULL) {
-        shown[i] = session.labels[j];
-        break;
-      }
-    }
-    // Readline shows a file name by its last component.
-    const char *slash = rl_filename_completion_desired ? strrchr(shown[i], '/') : NULL;
-    int width = text_width(slash != NULL && slash[1] != '\0' ? slash + 1 : shown[i]);
-    if (width > widest) widest = width;
-  }
-  asking = 1;
-  int wanted = rl_completion_query_items <= 0 || count < rl_completion_query_items ||
-               ask_to_display(count);
-  if (wanted) {
-    unsigned long callback = RL_ISSTATE(RL_STATE_CALLBACK);
-    RL_UNSETSTATE(RL_STATE_CALLBACK);
-    rl_display_match_list(shown, count, widest);
-    if (callback) RL_SETSTATE(RL_STATE_CALLBACK);
-  } else {
-    rl_crlf();
-  }
-  asking = 0;
-  free(shown);
-  rl_forced_update_display();
-}
-
-/// Whether the character at `index` of `line` lies inside an open `"`
-/// (a `\` there quoting the next character): readline then takes a word
-/// break character there (`#`, `;`, a space) as part of the quoted file
-/// name it completes, so `source "#` Tab offers `"#h.hand"`.
-static int quoted_at(char *line, int index) {
-  int quoted = 0;
-  for (int i = 0; i < index && line[i] != '\0'; i++) {
-    if (quoted && line[i] == '\\') {
-      if (line[i + 1] != '\0') i++;
-      continue;
-    }
-    if (line[i] == '"') quoted = !quoted;
-  }
-  return quoted;
-}
-
-static char **attempt_completion(const char *text, int start, int end) {
-  (void)end;
-  rl_attempted_completion_over = 1;  // never readline's own file names
-  forget_labels();
-  rl_completion_display_matches_hook = NULL;
-  if (session.completer == NULL || start < 0) return NULL;
-  char *before = strndup(rl_line_buffer, (size_t)start);
-  if (before == NULL) return NULL;
-  int file_names = 0;
-  char **matches = session.completer(session.context, before, text, &file_names);
-  free(before);
-  if (matches != NULL && file_names) {
-    rl_filename_completion_desired = 1;
-    rl_filename_quoting_desired = 1;
-  }
-  if (matches != NULL) rl_completion_display_matches_hook = display_matches;
-  return matches;
-}
-
-int handsh_terminal_columns(int fd) {
-  struct winsize size;
-  if (ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
-  return size.ws_col;
-}
-
-int handsh_completion_ignores_case(void) {
-  const char *value = rl_variable_value("completion-ignore-case");
-  return value != NULL && strcmp(value, "on") == 0;
-}
-
-char **handsh_matches_new(size_t count) { return calloc(count + 1, sizeof(char *)); }
-
-void handsh_matches_set(char **matches, size_t index, const char *text) {
-  matches[index] = strdup(text);
-}
-
 // MARK: The session
 
 /// Catches `caught` (those that are handsh's) with `on_signal`. While a
@@ -502,26 +333,23 @@ void handsh_matches_set(char **matches, size_t index, const char *text) {
 /// without SA_RESTART, so that a blocked open(2) or write(2) returns EINTR
 /// and Control-C, SIGTERM and SIGHUP never wait on it; a resize or a
 /// SIGCONT still restarts what it interrupts. Control-Z then stops handsh
-/// at once (the terminal is in the shell's mode while commands run).
+/// at once, from its handler, with the terminal put back as the shell left
+/// it (prompt_running_stop), and restarts what it interrupted.
 static void catch_signals(int restart) {
   struct sigaction action;
   memset(&action, 0, sizeof action);
-  action.sa_handler = on_signal;
+  action.sa_sigaction = on_signal;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
+  action.sa_flags = SA_RESTART | SA_SIGINFO;
   struct sigaction interrupting = action;
-  interrupting.sa_flags = restart ? SA_RESTART : 0;
-  struct sigaction fallback;
-  memset(&fallback, 0, sizeof fallback);
-  fallback.sa_handler = SIG_DFL;
-  sigemptyset(&fallback.sa_mask);
+  interrupting.sa_flags = SA_SIGINFO | (restart ? SA_RESTART : 0);
   for (int i = 0; i < caught_count; i++) {
     if (!session.ours[i]) continue;
     int number = caught[i];
-    if (number == SIGCONT || number == SIGWINCH)
+    if (number == SIGCONT || number == SIGWINCH || number == SIGTSTP)
       sigaction(number, &action, NULL);
     else
-      sigaction(number, !restart && number == SIGTSTP ? &fallback : &interrupting, NULL);
+      sigaction(number, &interrupting, NULL);
   }
 }
 
@@ -534,12 +362,12 @@ static int read_key(FILE *stream) {
     session.stale = 1;
     // EOF ends no line that holds text (readline takes it for Control-D);
     // the read loop then answers the signal.
-    if (fatal_seen) return asking ? 'n' : EOF;
-    if (asking && question_interrupted()) return 'n';
+    if (fatal_seen) return prompt_asking ? 'n' : EOF;
+    if (prompt_asking && question_interrupted()) return 'n';
     struct timespec tenth = {0, 100000000};
     ppoll(NULL, 0, &tenth, &session.waiting);
   }
-  if (!asking) return rl_getc(stream);
+  if (!prompt_asking) return rl_getc(stream);
   // A question waits for its key with the held signals let in, as the
   // read loop does, and a signal answers `n`: the read loop then handles
   // it (Control-C drops the line). No key ever makes readline abandon the
@@ -560,8 +388,6 @@ void handsh_prompt_begin(
   session.out = out_fd == 2 ? stderr : stdout;
   screen_fd = out_fd;
   session.prompt = strdup(prompt);
-  session.completer = completer;
-  session.context = context;
   session.reading = 0;
   // Readline finds ~/.inputrc through $HOME, or through the password
   // database when HOME is unset or empty: never look a user up (there is no
@@ -576,15 +402,9 @@ void handsh_prompt_begin(
   rl_catch_sigwinch = 0;
   rl_prep_term_function = prep_terminal;
   rl_getc_function = read_key;
-  rl_attempted_completion_function = attempt_completion;
-  rl_completer_word_break_characters = " \t;#";
-  rl_completer_quote_characters = "\"";
-  rl_char_is_quoted_p = quoted_at;
-  rl_filename_quote_characters = " \t;#\"";
-  rl_filename_quoting_function = quote_file;
-  rl_sort_completion_matches = 0;  // the deck's order, not readline's
-  tilde_additional_prefixes = NULL;
-  tilde_expansion_preexpansion_hook = keep_tilde;
+  prompt_completion_begin(completer, context);
+  prompt_preview_end();
+  prompt_preview_begin(session.out);
 
   struct sigaction ignore;
   memset(&ignore, 0, sizeof ignore);
@@ -621,6 +441,8 @@ void handsh_prompt_change(const char *prompt) {
 void handsh_prompt_interrupt_ends(int on) { session.interrupt_ends = on; }
 
 void handsh_prompt_end(void) {
+  prompt_preview_erase();
+  prompt_preview_end();
   if (session.reading) {
     rl_callback_handler_remove();
     session.reading = 0;
@@ -629,13 +451,30 @@ void handsh_prompt_end(void) {
   sigaction(SIGPIPE, &session.previous_pipe, NULL);
   running = 0;
   screen_fd = -1;
-  forget_labels();
-  rl_completion_display_matches_hook = NULL;
+  prompt_completion_end();
   free(session.prompt);
   session.prompt = NULL;
   session.interrupt_ends = 0;
-  session.completer = NULL;
-  session.context = NULL;
+}
+
+/// The read loop ended with no line: a signal that made read_key give up,
+/// or one held while the last key was read (let in now, without a wait),
+/// and not the end of input; else the end of input.
+static handsh_read_result read_ended(void) {
+  handsh_read_result result = {handsh_read_end, NULL, 0};
+  struct timespec none = {0, 0};
+  ppoll(NULL, 0, &none, &session.waiting);
+  int fatal = handle_signals();
+  if (fatal) {
+    write_out("\n");
+    result.kind = handsh_read_signal;
+    result.signal = fatal;
+    return result;
+  }
+  // The end of input: readline wrote a line break itself if it had
+  // bracketed paste on; otherwise this is the one.
+  if (!session.pasting) write_out("\n");
+  return result;
 }
 
 /// Shows the prompt and reads one line; the held signals are blocked
@@ -649,7 +488,11 @@ static handsh_read_result read_line(void) {
   }
   session.done = 0;
   session.line = NULL;
-  show_prompt();
+  // From the background, no prompt: the shell's user would take it for the
+  // shell's own and type to handsh (python3 and sqlite3 wait too). It is
+  // drawn once handsh is in the foreground.
+  int unshown = !in_foreground();
+  if (!unshown) show_prompt();
   while (!session.done) {
     // What came since the last look (also while commands ran), before
     // waiting: a signal held now wakes the wait below as soon as it is let in.
@@ -669,6 +512,10 @@ static handsh_read_result read_line(void) {
     // terminal over).
     int foreground = in_foreground();
     if (foreground && session.stale) resume();
+    if (foreground && unshown) {
+      unshown = 0;
+      show_prompt();
+    }
     struct pollfd fds[1] = {{foreground ? 0 : -1, POLLIN, 0}};
     struct timespec half = {0, 500000000};
     int ready = ppoll(fds, 1, foreground ? NULL : &half, &session.waiting);
@@ -683,7 +530,9 @@ static handsh_read_result read_line(void) {
       // terminal the prompt is drawn on, never a redirected stderr.
       FILE *diagnostics = stderr;
       stderr = session.out;
+      prompt_preview_erase();
       rl_callback_read_char();
+      if (!session.done && session.reading) prompt_preview_draw();
       stderr = diagnostics;
     }
   }
@@ -696,21 +545,7 @@ static handsh_read_result read_line(void) {
     result.line = session.line;
     return result;
   }
-  // A signal that made read_key give up, or one held while the last key
-  // was read (let in now, without a wait): it, not the end of input.
-  struct timespec none = {0, 0};
-  ppoll(NULL, 0, &none, &session.waiting);
-  int fatal = handle_signals();
-  if (fatal) {
-    write_out("\n");
-    result.kind = handsh_read_signal;
-    result.signal = fatal;
-    return result;
-  }
-  // The end of input: readline wrote a line break itself if it had
-  // bracketed paste on; otherwise this is the one.
-  if (!session.pasting) write_out("\n");
-  return result;
+  return read_ended();
 }
 
 handsh_read_result handsh_prompt_read(void) {
@@ -728,6 +563,8 @@ handsh_read_result handsh_prompt_read(void) {
 
 void handsh_prompt_run_begin(void) {
   interrupted = 0;
+  unechoed = 0;
+  prompt_running_begin(screen_fd);
   running = 1;
   catch_signals(0);
 }
@@ -736,6 +573,13 @@ void handsh_prompt_run_end(void) {
   catch_signals(1);
   running = 0;
   interrupted = 0;
+  prompt_running_end();
+}
+
+const char *handsh_prompt_take_echo(void) {
+  int number = unechoed;
+  unechoed = 0;
+  return number == SIGINT ? "^C" : number == SIGQUIT ? "^\\" : NULL;
 }
 
 int handsh_prompt_interrupted(void) { return interrupted || ending; }
@@ -743,26 +587,3 @@ int handsh_prompt_interrupted(void) { return interrupted || ending; }
 int handsh_prompt_ending(void) { return ending; }
 
 int handsh_prompt_fatal(void) { return fatal_seen; }
-
-
-static int locale_is_utf8(void) {
-  const char *codeset = nl_langinfo(CODESET);
-  return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
-}
-
-void handsh_use_utf8_locale(void) {
-  setlocale(LC_ALL, "");
-  if (locale_is_utf8()) return;
-  static const char *const fallbacks[] = {"C.UTF-8", "C.utf8", "UTF-8"};
-  for (size_t i = 0; i < sizeof fallbacks / sizeof fallbacks[0]; i++) {
-    if (setlocale(LC_CTYPE, fallbacks[i]) != NULL && locale_is_utf8()) {
-      // Readline sets LC_CTYPE again from the environment each time it
-      // starts a line (LC_ALL first), so the environment must say it too.
-      // The other categories keep what LC_ALL gave them above.
-      setenv("LC_CTYPE", fallbacks[i], 1);
-      unsetenv("LC_ALL");
-      return;
-    }
-  }
-  setlocale(LC_CTYPE, "");
-}

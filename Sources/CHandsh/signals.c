@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 /// Every signal that can be caught and whose default action ends the
@@ -47,7 +48,22 @@ static _Thread_local int sections_here = 0;
 
 static sigset_t thread_mask_before;
 
+/// The terminal to put back as handsh dies (handsh_keep_terminal).
+static volatile sig_atomic_t kept_fd = -1;
+static struct termios kept_modes;
+
+void handsh_keep_terminal(int fd, const struct termios *modes) {
+  kept_fd = -1;
+  if (fd < 0 || modes == NULL) return;
+  kept_modes = *modes;
+  kept_fd = fd;
+}
+
 _Noreturn void handsh_die_by_signal(int number) {
+  int fd = kept_fd;
+  // Async-signal-safe; never from the background, where it would stop
+  // handsh instead.
+  if (fd >= 0 && tcgetpgrp(fd) == getpgrp()) tcsetattr(fd, TCSANOW, &kept_modes);
   struct sigaction fallback;
   memset(&fallback, 0, sizeof fallback);
   fallback.sa_handler = SIG_DFL;

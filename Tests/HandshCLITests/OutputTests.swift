@@ -4,9 +4,10 @@ import Testing
 @testable import HandshCLI
 
 /// `Output` at the prompt (handsh(1), THE PROMPT): when stdout's reader
-/// goes away, the notice is written on the prompt's terminal at the start
-/// of a line, whatever half line the reader was left with, and the rest of
-/// the results follow it there, each byte once.
+/// goes away, the notice is written on the prompt's terminal, where the
+/// cursor is at the start of a line (the results went to the pipe), with
+/// no line break first, whatever half line the reader was left with; the
+/// rest of the results follow it there, each byte once.
 struct OutputTests {
   /// What the pipe holds now (its read end is non-blocking).
   private func drain(_ fd: Int32) -> String {
@@ -21,7 +22,7 @@ struct OutputTests {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  @Test(arguments: [("abc", "\n"), ("abc\n", "")])
+  @Test(arguments: [("abc", ""), ("abc\n", "")])
   func theClosedNoticeStartsALine(delivered: String, before: String) {
     let previous = signal(SIGPIPE, SIG_IGN)
     defer { signal(SIGPIPE, previous) }

@@ -12,6 +12,7 @@ Every file is in the test's own temporary folder.
 
 import fcntl
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -157,3 +158,88 @@ def test_results_that_would_wait_on_a_full_pipe_are_dropped(tmp_path):
     finally:
         os.close(read_end)
         os.close(write_end)
+
+
+def help_text(folder):
+    run = subprocess.run(
+        [str(handsh_binary()), "-c", "help"], cwd=folder, capture_output=True, timeout=30
+    )
+    return run.stdout.decode()
+
+
+def test_results_larger_than_an_almost_full_fifo_end_promptly(tmp_path):
+    # More than PIPE_BUF (4 KiB) waits when the signal comes: the results
+    # of `new 1; add` and six `help`s (no 256 commands run, so nothing was
+    # flushed before). The FIFO has one page free: poll says it takes a
+    # write, but not all of them. They go out a page at a time while it
+    # takes them, and handsh ends at once when it does not, never waiting
+    # in one write of them all.
+    folder = folder_with_script(tmp_path)
+    (folder / "inner.hand").write_text("new 1\nadd\n" + "help\n" * 6 + "new\nadd\n")
+    made = MADE + help_text(folder) * 6
+    assert len(made) > 4096
+    fifo = folder / "results"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    writer = os.open(fifo, os.O_WRONLY)
+    try:
+        fcntl.fcntl(writer, fcntl.F_SETPIPE_SZ, 16 * 4096)
+        os.write(writer, b"x" * (15 * 4096))
+        started = time.monotonic()
+        run = subprocess.run(
+            command(folder, "SIGTERM"),
+            cwd=folder,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            timeout=30,
+        )
+        assert ended_by(run.returncode, "SIGTERM"), (run.returncode, run.stderr)
+        assert time.monotonic() - started < 10
+        got = b""
+        while True:
+            try:
+                chunk = os.read(reader, 1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        # The page it took holds the first results, in order.
+        taken = got[15 * 4096 :]
+        assert taken == made.encode()[: len(taken)] and len(taken) == 4096, len(taken)
+    finally:
+        os.close(reader)
+        os.close(writer)
+
+
+def test_a_signal_at_random_moments_writes_whole_results_in_order(tmp_path):
+    # The count of waiting results is said before the signal is looked
+    # at, each command: a signal at any moment finds the results made
+    # before it counted. Fifty runs, each signalled at a random moment of
+    # a run of 20,000 commands into a pipe: each ends by the signal, and
+    # what it wrote is the results in order, none lost before the last
+    # written, none twice.
+    (tmp_path / "inner.hand").write_text("new 1\n" + "add\nundo\n" * 10000)
+    (tmp_path / "script.hand").write_text("source inner.hand\n")
+    reference = subprocess.run(
+        handsh("script.hand"), cwd=tmp_path, capture_output=True, timeout=60
+    ).stdout
+    assert reference.count(b"\n") == 20001
+    rng = random.Random(47)
+    ended = 0
+    for _ in range(50):
+        process = subprocess.Popen(
+            handsh("script.hand"), cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        time.sleep(rng.uniform(0.0, 0.3))
+        process.send_signal(signal.SIGTERM)
+        out, _ = process.communicate(timeout=30)
+        if process.returncode == 0:
+            assert out == reference
+            continue
+        ended += 1
+        assert ended_by(process.returncode, "SIGTERM"), process.returncode
+        # (A signal in the middle of a write into the pipe may leave its
+        # last line cut: a pipe, not a terminal.)
+        assert reference.startswith(out), len(out)
+    assert ended > 0

@@ -36,6 +36,14 @@ void handsh_prompt_change(const char *_Nonnull prompt);
 /// `--review`'s.
 void handsh_prompt_interrupt_ends(int on);
 
+/// Answers what the line typed so far would do, for the row under it: a
+/// string allocated with malloc (the caller frees it), or NULL for nothing.
+typedef char *_Nullable (*handsh_previewer)(void *_Nullable context, const char *_Nonnull line);
+
+/// Shows, under the line being typed, what `previewer` says after each key
+/// (dimmed when `dim`); call after handsh_prompt_begin, which turns it off.
+void handsh_prompt_preview(handsh_previewer _Nullable previewer, void *_Nullable context, int dim);
+
 /// Puts back the signal dispositions handsh_prompt_begin found, and forgets
 /// the completer and its context.
 void handsh_prompt_end(void);
@@ -70,6 +78,12 @@ handsh_read_result handsh_prompt_read(void);
 /// Control-Z stops handsh at once.
 void handsh_prompt_run_begin(void);
 void handsh_prompt_run_end(void);
+
+/// `^C` or `^\` when Control-C or Control-\ came while commands ran and the
+/// terminal did not echo it (it echoes nothing then, so that its echo never
+/// lands inside a line of results): for handsh to write at the start of a
+/// line, once. NULL otherwise.
+const char *_Nullable handsh_prompt_take_echo(void);
 
 /// Whether, while commands run, Control-C came or a signal that ends handsh:
 /// a write that returned EINTR then gives up (`Interrupted system call`);

@@ -65,6 +65,13 @@ unsigned long handsh_results_held(void);
 /// on another thread holds that end back (its end then ends handsh).
 void handsh_end_after_results(int fd, const void *_Nullable bytes, unsigned long count);
 
+struct termios;
+
+/// The settings to put back on terminal `fd` if handsh ends by a signal
+/// before handsh_keep_terminal(-1, NULL) (the prompt changes them while a
+/// line's commands run). Copied.
+void handsh_keep_terminal(int fd, const struct termios *_Nullable modes);
+
 /// Ends the process by `signal`, as its default action does (the exit
 /// status 128 + signal if that action does not end it). Async-signal-safe.
 _Noreturn void handsh_die_by_signal(int signal);

@@ -146,9 +146,7 @@ public struct HandDocument: Sendable {
   }
 
   /// A hand as the hints write it: `K♥ 3♣ 7♥`, or `(empty)`.
-  func handText(_ hand: Hand) -> String {
-    hand.isEmpty ? "(empty)" : hand.cards.map { $0.name(ascii: ascii) }.joined(separator: " ")
-  }
+  func handText(_ hand: Hand) -> String { LineForecast.text(of: hand, ascii: ascii) }
 
   // MARK: Inlay hints
 
@@ -229,31 +227,19 @@ public struct HandDocument: Sendable {
   }
 
   /// The hand just before the command whose words are `command`, on the
-  /// input line `content` that starts in `state`: the commands before it on
-  /// that line run again, on a copy, reading no file and writing nothing.
+  /// input line `content` that starts in `state`: the line's forecast up
+  /// to that command (`Session.forecast`, which the prompt's preview asks
+  /// too), on a copy, reading no file and writing nothing.
   func hand(beforeCommand command: [Range<Int>], _ state: State, _ content: Range<Int>) -> Hand {
     guard let first = command.first, first.lowerBound > content.lowerBound else {
       return hand(state)
     }
-    var executor = LineExecutor(
-      session: Session(history: history, at: state.cursor),
-      renderer: Renderer(style: Style(ascii: ascii, color: false, json: false)), quiet: true)
-    var sink = CaptureSink(effects: GoldenMemory(), seeds: SplitMix64(seed: 0))
+    let session = Session(history: history, at: state.cursor)
     return file.text.withUnsafeBufferPointer { buffer in
-      var parser = LineParser(UnsafeBufferPointer(rebasing: buffer[content]))
-      while !parser.finished {
-        let item = parser.nextItem()
-        if case .end = item { break }
-        guard case .command(let next, let span) = item else { continue }
-        if span.lowerBound + content.lowerBound >= first.lowerBound { break }
-        guard executor.run(next, span: span, parser: &parser, sink: &sink) == .finished else {
-          break
-        }
-        // What it printed is of no use here.
-        sink.out.removeAll(keepingCapacity: true)
-        sink.lines.removeAll(keepingCapacity: true)
-      }
-      return executor.session.history.current.hand
+      session.forecast(
+        UnsafeBufferPointer(rebasing: buffer[content]),
+        before: first.lowerBound - content.lowerBound, seed: 0
+      ).hand
     }
   }
 

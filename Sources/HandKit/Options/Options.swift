@@ -23,6 +23,8 @@ package struct Options: Equatable {
   package var json = false
   package var ascii = false
   package var color = ColorChoice.auto
+  /// `--no-preview`: the prompt shows no preview of what Enter will do.
+  package var noPreview = false
   package var help = false
   package var version = false
   /// `--completion-script SHELL`: print SHELL's completion script and exit.
@@ -181,6 +183,10 @@ extension Options {
       help: "colour red cards: auto (default), always or never",
       choices: ColorChoice.allCases.map(\.rawValue)
     ) { options, text throws(UsageError) in options.color = try choice(text, for: "color") },
+    OptionSpec(
+      short: nil, long: "no-preview", value: nil,
+      help: "at the prompt: no preview of what Enter will do"
+    ) { options, _ throws(UsageError) in options.noPreview = true },
     OptionSpec(short: nil, long: "test", value: nil, help: "run the PATHs as golden tests") {
       options, _ throws(UsageError) in options.test = true
     },

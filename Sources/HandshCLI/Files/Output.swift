@@ -22,6 +22,10 @@ struct Output {
   private(set) var fd: Int32
   /// The prompt's terminal, while stdout is another file (a pipe).
   var fallback: Int32?
+  /// The terminal the prompt is drawn on (stdout itself, or the terminal
+  /// results move to), at the prompt only: results cut there are cut at a
+  /// line's end, and `^C` is written there.
+  var screen: Int32?
   static let flushThreshold = 1 << 16
   /// The errno of the first failed write (a full disk, a closed pipe).
   private(set) var failure: Int32?
@@ -81,6 +85,8 @@ struct Output {
     // Nothing is held for a signal from here: this write may wait.
     handsh_results_waiting(0)
     endIfSignalled()
+    // `^C` after what this writes, or now if it writes nothing.
+    defer { showEcho() }
     // Write-ahead: the lines of the commands whose results these are reach
     // the journal first; if they cannot, the results are dropped, as the
     // commands will be.
@@ -137,13 +143,17 @@ struct Output {
       guard let code else { break }
       guard code == EPIPE, let screen = fallback, screen != fd else {
         failure = code
+        if code == EINTR { finishLine(bytes, from: delivered) }
         break
       }
       // The reader is gone: said once, and the rest goes to the terminal;
       // the notice at the start of a line, whatever the reader left.
+      // The terminal's cursor, not the pipe's last byte, says whether
+      // a line break goes first: results went to the pipe, not there.
+      let startsLine = screenEndsLine
       fd = screen
       fallback = nil
-      Platform.printError((endsLine ? "" : "\n") + Output.closedNotice, to: screen)
+      Platform.printError((startsLine ? "" : "\n") + Output.closedNotice, to: screen)
       endsLine = true
       if handsh_prompt_interrupted() != 0 {
         // Control-C (which may have ended the reader too): the results
@@ -153,5 +163,57 @@ struct Output {
       }
     }
     return delivered
+  }
+}
+
+// MARK: The screen stays whole
+
+extension Output {
+  /// Whether the prompt's terminal has its cursor at the start of a line,
+  /// as far as results go: results that go to a pipe leave it there.
+  var screenEndsLine: Bool { fd == screen ? endsLine : true }
+
+  /// A write to the prompt's terminal given up on (Control-C, a signal
+  /// that ends handsh) inside a line: the rest of that line goes out,
+  /// colour reset and line break included, so that the terminal never
+  /// keeps part of a character, part of an escape sequence or a colour
+  /// on, and `^C`, a notice or the shell's `Terminated` start a line
+  /// (handsh(1), THE PROMPT). A line is short; the terminal takes it.
+  fileprivate mutating func finishLine(_ bytes: [UInt8], from offset: Int) {
+    guard !endsLine, offset < bytes.count, fd == screen else { return }
+    let end = bytes[offset...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+    var rest = Array(bytes[offset..<end])
+    if rest.last != 0x0A { rest += Array("\u{1B}[0m\n".utf8) }
+    Output.writeOnScreen(rest, to: fd)
+    endsLine = true
+  }
+
+  /// `^C` or `^\`, which the terminal did not echo while the line ran
+  /// (so that it never lands inside a line of results), at the start of a
+  /// line of the prompt's terminal.
+  mutating func showEcho() {
+    guard let screen, let echo = handsh_prompt_take_echo() else { return }
+    let text = (screenEndsLine ? "" : "\n") + String(cString: echo) + "\n"
+    Output.writeOnScreen(Array(text.utf8), to: screen)
+    if fd == screen { endsLine = true }
+  }
+
+  /// Writes `bytes` whole to the terminal, through the signals that make
+  /// other writes give up (a second one gives up on it too).
+  fileprivate static func writeOnScreen(_ bytes: [UInt8], to fd: Int32) {
+    var done = 0
+    var interruptions = 0
+    while done < bytes.count, interruptions < 2 {
+      let count = bytes.withUnsafeBytes {
+        Platform.writeOnce(fd, UnsafeRawBufferPointer(rebasing: $0[done...]))
+      }
+      if count > 0 {
+        done += count
+      } else if count < 0, errno == EINTR {
+        interruptions += 1
+      } else {
+        return
+      }
+    }
   }
 }

@@ -68,6 +68,13 @@ enum Platform {
     return nil
   }
 
+  /// One write(2) of `bytes` to `fd`: the count written, or -1 (errno says
+  /// why).
+  static func writeOnce(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
+    return writeBytes(fd, base, bytes.count)
+  }
+
   /// Whether a write cut short by a signal is given up on: at the prompt,
   /// after Control-C or a signal that ends handsh, but never inside a
   /// critical section, whose file must end whole (handsh(1), SIGNALS).

@@ -295,6 +295,7 @@ struct ProcessSink: CommandSink {
 
   mutating func diagnose(_ message: String, column: Int) {
     failed = true
+    guard !endingBySignal else { return }
     output.flush()
     if let source = location.source {
       Platform.printError(
@@ -308,12 +309,14 @@ struct ProcessSink: CommandSink {
 
   mutating func diagnose(_ message: String, at location: SourceLocation) {
     failed = true
+    guard !endingBySignal else { return }
     output.flush()
     Platform.printError(diagnostic(message, at: location), to: errors)
   }
 
   mutating func diagnose(_ message: String, in source: String) {
     failed = true
+    guard !endingBySignal else { return }
     output.flush()
     Platform.printError(diagnostic(message, in: source), to: errors)
   }
@@ -431,8 +434,14 @@ struct ProcessSink: CommandSink {
   /// The line being run at the prompt, while `pointsAtFailures`.
   var enteredLine: [UInt8]?
 
+  /// A signal that ends handsh came while the line ran (at the prompt): the
+  /// command it interrupted (a blocked `source` or `save`) did not fail, and
+  /// nothing is said of it; handsh ends as it does at the prompt.
+  var endingBySignal: Bool { handsh_prompt_ending() != 0 }
+
   mutating func commandFailed(span: Range<Int>) {
-    guard let line = enteredLine, line.withUnsafeBufferPointer(commandCount) > 1 else { return }
+    guard !endingBySignal, let line = enteredLine, line.withUnsafeBufferPointer(commandCount) > 1
+    else { return }
     output.flush()
     for text in failurePointer(line: line, command: span) { Platform.printError(text, to: errors) }
   }

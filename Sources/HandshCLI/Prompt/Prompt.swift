@@ -19,6 +19,7 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   // Once stdout's reader is gone, results go on on the terminal, from the
   // first byte the pipe did not take (handsh(1), THE PROMPT).
   if screen != 1 { runner.output.fallback = screen }
+  runner.output.screen = screen
   handsh_prompt_begin(
     "handsh> ", screen,
     { context, before, text, fileNames in
@@ -31,23 +32,18 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
       if answer.kind == .fileNames { fileNames.pointee = 1 }
       return readlineMatches(answer)
     }, Unmanaged.passUnretained(context).toOpaque())
-  let end: PromptEnd = withExtendedLifetime(context) {
-    if !runner.options.quiet {
-      let seed = runner.session.history.seed(of: runner.session.current)
-      var journal = ""
-      if let file = runner.output.journal {
-        journal =
-          runner.journalResumed.map { ", journal \(file.shown) resumed at version \($0)" }
-          ?? ", journal \(file.shown)"
-      }
-      Platform.printError(
-        "handsh \(handshVersion), seed \(seed)\(journal): type 'help' for commands, Ctrl-D to quit"
-      )
-    }
+  // What Enter would do, under the line (handsh(1), THE PROMPT).
+  let preview =
+    Preview.wanted(runner.options)
+    ? Preview(session: runner.session, ascii: runner.options.ascii) : nil
+  preview?.install(dim: runner.executor.renderer.style.color)
+  let end: PromptEnd = withExtendedLifetime((context, preview)) {
+    if !runner.options.quiet { printBanner(runner) }
     var history = HistoryFile(path: HistoryFile.defaultPath())
     history.load()
     while true {
       context.update(runner.session)
+      preview?.session = runner.session
       let read = handsh_prompt_read()
       switch read.kind {
       case handsh_read_line:
@@ -89,6 +85,19 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   return 0
 }
 
+/// The banner line on stderr: the version, the seed, the journal.
+private func printBanner(_ runner: Runner) {
+  let seed = runner.session.history.seed(of: runner.session.current)
+  var journal = ""
+  if let file = runner.output.journal {
+    journal =
+      runner.journalResumed.map { ", journal \(file.shown) resumed at version \($0)" }
+      ?? ", journal \(file.shown)"
+  }
+  Platform.printError(
+    "handsh \(handshVersion), seed \(seed)\(journal): type 'help' for commands, Ctrl-D to quit")
+}
+
 /// Where the prompt's results go: stdout, until it is a pipe whose reader
 /// is gone; then the prompt's terminal, said once (handsh(1), THE PROMPT).
 /// The move itself happens inside `Output`, at the byte where the pipe
@@ -107,6 +116,7 @@ struct PromptResults {
       // those results is dropped, and the session goes on.
       let output = runner.output
       runner.output = Output(fd: output.fd, fallback: output.fallback)
+      runner.output.screen = output.screen
       runner.output.journal = output.journal
       // What follows in the stream starts on a line of its own, whatever
       // half line the dropped results left there.
