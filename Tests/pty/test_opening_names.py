@@ -165,10 +165,15 @@ def test_the_journals_descriptor_is_no_stream_by_any_name(box):
         assert shown == [f"error: cannot read {name}: Bad file descriptor"], shown
         shown = sh.command(f"save {name}")
         assert shown == [f"error: cannot write {name}: Bad file descriptor"], shown
-    # By its name it is busy, not a script to run again.
+    # By its name it is busy, not a script to run again, and no `save`
+    # replaces it or writes into it, by that name or a hard link's.
     assert sh.command(f"source {journal}") == [
         f"error: cannot read {journal}: Device or resource busy"
     ]
+    os.link(journal, box.cwd / "hard.hand")
+    for name in [str(journal), "hard.hand"]:
+        shown = sh.command(f"save {name}")
+        assert shown == [f"error: cannot write {name}: Device or resource busy"], shown
     assert journal.read_bytes() == kept
     assert sh.command("show") == ["1  7♥"]
     sh.child.send("quit\r")
