@@ -99,7 +99,7 @@ final class JournalTests: XCTestCase, FolderTestCase {
         "--journal", "j.hand", "-i", "-c", "add; add",
       ], in: folder, stdin: try stdinFile("show\nhistory\n"))
     XCTAssertEqual(
-      run.err, "<command line>: error: cannot write journal j.hand: No space left on device\n")
+      run.err, "<command line>:1:1: error: cannot write journal j.hand: No space left on device\n")
     XCTAssertFalse(run.out.contains("3♣ 7♥"), run.out)
     // -i goes on at the version the journal holds.
     XCTAssertTrue(run.out.hasPrefix("1  7♥\n 0  start     (empty)\n*1  add 7♥    7♥\n"), run.out)
@@ -118,7 +118,7 @@ final class JournalTests: XCTestCase, FolderTestCase {
   func testResumeDropsATornLineAndRefusesAnythingElse() throws {
     try make("j.hand", "#!/usr/bin/env -S handsh --seed 42 --limit 5\nadd 7H\nadd 3")
     let torn = try handsh(["--journal", "j.hand", "-q", "-c", "show"])
-    XCTAssertEqual(torn.err, "handsh: j.hand: dropped an incomplete last line\n")
+    XCTAssertEqual(torn.err, "handsh: j.hand: dropped an incomplete last line 'add 3'\n")
     XCTAssertEqual(torn.out, "1  7♥\n")
     XCTAssertEqual(try text("j.hand"), "#!/usr/bin/env -S handsh --seed 42 --limit 5\nadd 7H\n")
     for (body, message) in [

@@ -48,62 +48,35 @@ public enum JournalText {
     public var line: Int
     public var column: Int
     public var message: String
+    public init(line: Int, column: Int, message: String) {
+      self.line = line
+      self.column = column
+      self.message = message
+    }
   }
 
-  /// The session `text` (whole lines) rebuilds: every command run in
-  /// order; any line that is not blank, a comment or a journal command, and
-  /// any command that fails, is the failure, at its line and column.
+  /// The session a whole text (whole lines) rebuilds, as `JournalReplay`
+  /// rebuilds it line by line.
   public static func replay(_ text: UnsafeBufferPointer<UInt8>) -> Result<Session, Failure> {
     var lines = SourcedLines(text)
-    guard let first = lines.next(), let head = first.bytes,
-      let (seed, limit) = settings(String(decoding: head, as: UTF8.self))
-    else {
-      return .failure(
-        Failure(
-          line: 1, column: 1,
-          message: "line 1 is not '#!/usr/bin/env -S handsh --seed S --limit L'"))
-    }
-    var session = Session(seed: seed, limit: limit)
-    let renderer = Renderer(style: Style(ascii: true))
+    var replay = JournalReplay()
     let ascii = LineParser.isASCII(text)
     while let line = lines.next() {
-      guard let bytes = line.bytes else {
-        return .failure(Failure(line: line.number, column: 1, message: LineParser.tooLongMessage))
-      }
-      var parser = LineParser(bytes, knownASCII: ascii)
-      while true {
-        // Consumed: the command goes to the session without a copy.
-        let item = parser.nextItem()
-        switch consume item {
-        case .end: break
-        case .error(let error):
-          return .failure(Failure(line: line.number, column: error.column, message: error.message))
-        case .command(let command, let span):
-          let column = parser.column(at: span.lowerBound)
-          guard command.isJournaled else {
-            let name = safeText(parser.words(in: span).first ?? [])
-            return .failure(
-              Failure(
-                line: line.number, column: column, message: "not a journal command '\(name)'"))
-          }
-          do throws(CommandError) {
-            _ = try session.apply(consume command) { 0 }
-          } catch {
-            return .failure(
-              Failure(line: line.number, column: column, message: renderer.message(for: error)))
-          }
-          continue
-        }
-        break
+      if let failure = replay.take(line.bytes, number: line.number, knownASCII: ascii) {
+        return .failure(failure)
       }
     }
-    return .success(session)
+    return replay.finish()
   }
 
   /// The seed and limit of line 1, `#!/usr/bin/env -S handsh --seed S
-  /// --limit L`, exactly.
-  static func settings(_ line: String) -> (UInt64, Int)? {
-    let words = line.split(separator: " ", omittingEmptySubsequences: false)
+  /// --limit L`, exactly: S a number as `--seed` takes it, written without
+  /// leading zeros, L one of 1 to 52.
+  static func settings(_ line: UnsafeBufferPointer<UInt8>) -> (UInt64, Int)? {
+    // Longer than any line 1 (a 20-digit seed): not one, and never copied.
+    guard line.count <= 80 else { return nil }
+    let words = String(decoding: line, as: UTF8.self).split(
+      separator: " ", omittingEmptySubsequences: false)
     guard words.count == 7, words[0] == "#!/usr/bin/env", words[1] == "-S",
       words[2] == "handsh", words[3] == "--seed", words[5] == "--limit",
       let seed = UInt64(words[4]), String(seed) == words[4],

@@ -92,6 +92,7 @@ struct RunAhead {
     if command.pausesRunAhead { return pause(at: position) }
     guard sink.heldBytes < RunAhead.holdLimit else { return pause(at: position) }
     let mark = (sink.out.count, sink.lines.count)
+    sink.line = position.line
     if executor.run(consume command, span: span, parser: &parser, sink: &sink) == .failed {
       // A failed command changed nothing; it runs again, and reports, later.
       sink.out.removeSubrange(mark.0...)
@@ -104,9 +105,13 @@ struct RunAhead {
   /// written from the version it shows (`history` has every version made).
   /// Once a write has failed (a closed pipe), the rest is dropped, not
   /// gathered in memory.
-  func commit(to output: inout Output, history: History, renderer: Renderer) {
+  func commit(
+    to output: inout Output, history: History, renderer: Renderer, source: String = ""
+  ) {
     // Write-ahead: the lines of the changes go before their results.
-    output.journal?.record(lines: sink.journal)
+    output.journal?.record(
+      lines: sink.journal,
+      first: sink.firstChange.map { Journal.Place(source: source, line: $0.line, column: $0.column) })
     for chunk in sink.held where output.failure == nil {
       chunk.write(to: &output, history: history, renderer: renderer)
     }
@@ -185,6 +190,10 @@ private struct HeldOutput: CommandSink {
   let journal = ByteBuffer(capacity: 64)
 
   var keepsJournal: Bool { journaling }
+  /// The line of the command running ahead, and where the first change
+  /// stands, for a journal that cannot write its lines.
+  var line = 0
+  var firstChange: (line: Int, column: Int)?
 
   /// A chunk is held once it has 64 KiB of text (as much as `Output` writes
   /// at once) or 8,192 hand lines: few enough allocations while running
@@ -193,6 +202,11 @@ private struct HeldOutput: CommandSink {
   static let chunkLines = 1 << 13
 
   mutating func changed(_ move: CursorMove?, history: History) {
+    changed(move, history: history) { 1 }
+  }
+
+  mutating func changed(_ move: CursorMove?, history: History, column: () -> Int) {
+    if firstChange == nil { firstChange = (line, column()) }
     JournalText.appendLine(for: move, in: history, to: journal)
   }
 
