@@ -137,11 +137,14 @@ extension Journal {
           return .success(Opened(fd: fd, status: made, made: true))
         }
         if status.st_mode & S_IFMT == S_IFDIR { return .failure(Refusal(code: EISDIR)) }
-        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(Refusal("not a regular file")) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+          return .failure(Refusal("not a regular file"))
+        }
         switch entry.open(O_RDWR | O_NONBLOCK) {
         case .failure(let failure) where failure.code == EAGAIN: continue
         case .failure(let failure): return .failure(Refusal(code: failure.code))
-        case .success(let file): return .success(Opened(fd: file.fd, status: file.status, made: false))
+        case .success(let file):
+          return .success(Opened(fd: file.fd, status: file.status, made: false))
         }
       }
     }
@@ -222,8 +225,10 @@ extension Journal {
       if count < 0, errno == EINTR { continue }
       guard count > 0 else {
         if count < 0 {
-          return .failure(JournalText.Failure(line: splitter.number + 1, column: 1,
-            message: Platform.describe(errno)))
+          return .failure(
+            JournalText.Failure(
+              line: splitter.number + 1, column: 1,
+              message: Platform.describe(errno)))
         }
         break
       }

@@ -111,7 +111,9 @@ struct RunAhead {
     // Write-ahead: the lines of the changes go before their results.
     output.journal?.record(
       lines: sink.journal,
-      first: sink.firstChange.map { Journal.Place(source: source, line: $0.line, column: $0.column) })
+      first: sink.firstChange.map {
+        Journal.Place(source: source, line: $0.line, column: $0.column)
+      })
     for chunk in sink.held where output.failure == nil {
       chunk.write(to: &output, history: history, renderer: renderer)
     }
