@@ -41,6 +41,9 @@ final class Journal {
   /// The reason the last write or flush failed, until the session is
   /// rebuilt.
   private(set) var failure: String?
+  /// Why a command after a failed write did not run (never shown: the
+  /// journal's failure is the message).
+  static let stopped = "the journal could not be written"
   /// At the prompt: FILE is flushed to disk before any result is shown.
   var syncsBeforeResults = false
 

@@ -327,13 +327,17 @@ struct ProcessSink: CommandSink {
 
   /// Results made so far go out before a `source` starts reading its
   /// file, which may take long or wait (handsh(1), OUTPUT).
+  /// Nothing more runs once the journal could not take the lines of the
+  /// commands before (handsh(1), JOURNAL): not a `source`, not a `save`.
   mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> {
     output.flush()
+    if journalFailed { return .failure(ReadFailure(Journal.stopped)) }
     return readSourced(file)
   }
 
   mutating func readSource(_ file: String) -> Result<SourcedText, ReadFailure> {
     output.flush()
+    if journalFailed { return .failure(ReadFailure(Journal.stopped)) }
     return readSourcedText(file)
   }
 
@@ -347,6 +351,7 @@ struct ProcessSink: CommandSink {
   mutating func save(_ script: SavedScript, to file: String) -> String? {
     // What came before goes first: FILE may name stdout (handsh(1), FILES).
     output.flush()
+    if journalFailed { return Journal.stopped }
     // Made as it is written: a long path is never held whole.
     let chunks = WriteSource { body in script.write { chunk in chunk.withUnsafeBytes(body) } }
     let failure = writeFile(chunks, to: Array(file.utf8)).map { Platform.describe($0.code) }
