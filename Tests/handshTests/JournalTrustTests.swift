@@ -315,4 +315,27 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     let writes = try text("trace").split(separator: "\n").filter { $0.contains("write(1,") }
     XCTAssertEqual(writes.count, 2, "\(writes.count) writes to stdout")
   }
+
+  /// 41.4: FILE renamed away, replaced (as `sed -i` does) or removed while
+  /// in use: what was kept is written to FILE when nothing is there, else
+  /// to the first free FILE.N, said, and the session ends with status 2.
+  func testTheNameStaysTheJournals() throws {
+    for (swap, kept) in [
+      ("cp g g.new; mv g.new g", "g.1"), ("rm g", "g"), ("mv g moved; : > g; : > g.1", "g.2"),
+    ] {
+      for name in ["g", "g.1", "g.2", "moved", "g.new"] { unlink(path(name)) }
+      XCTAssertEqual(try handsh(["--journal", "g", "--seed", "42", "-q", "-c", "add"]).status, 0)
+      let run = try shell(
+        "(echo add; sleep 0.6; echo add; sleep 0.6; echo show) | \"$0\" --journal g - & p=$!;"
+          + " sleep 0.3; \(swap); wait $p")
+      XCTAssertEqual(run.status, 2, swap)
+      XCTAssertEqual(
+        run.err,
+        "handsh: journal g was removed or replaced while in use; kept as \(kept)\n", swap)
+      XCTAssertEqual(run.out, "3♣ 7♥\nK♥ 3♣ 7♥\n", swap)
+      XCTAssertEqual(try text(kept), head + "add 7H\nadd 3C\nadd KH\n", swap)
+      let resumed = try handsh(["--journal", kept, "-q", "-c", "show"])
+      XCTAssertEqual(resumed.out, "1  K♥\n2  3♣\n3  7♥\n", swap)
+    }
+  }
 }

@@ -46,6 +46,9 @@ final class Journal {
   static let stopped = "the journal could not be written"
   /// At the prompt: FILE is flushed to disk before any result is shown.
   var syncsBeforeResults = false
+  /// FILE was found to name another file, or none: what was kept is
+  /// elsewhere (`keepElsewhere`), and the session ends, status 2.
+  private(set) var ended = false
 
   /// Where a command whose line the journal holds stands: its source (nil
   /// at the prompt), line and column.
@@ -107,7 +110,7 @@ final class Journal {
   /// are dropped, and `failure` says why.
   @discardableResult
   func flush() -> Bool {
-    guard failure == nil else { return false }
+    guard failure == nil, !ended else { return false }
     guard !pending.isEmpty else { return true }
     let code: Int32? = Platform.critical {
       pending.withBytes { Platform.writeAll(fd, $0, at: size) }
@@ -136,7 +139,13 @@ final class Journal {
   @discardableResult
   func sync() -> Bool {
     guard failure == nil else { return false }
-    guard size != synced else { return true }
+    guard size != synced, !ended else { return true }
+    // The name stays the journal's: checked at each flush.
+    guard nameHolds() else {
+      ended = true
+      keepElsewhere()
+      return true
+    }
     var result: Int32
     repeat { result = fdatasync(fd) } while result != 0 && errno == EINTR
     guard result == 0 else {

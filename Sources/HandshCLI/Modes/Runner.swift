@@ -103,7 +103,8 @@ struct Runner {
     recorder?.entered(bytes, effects: sink.effects ?? [])
     sink.effects = nil
     sink.syncJournal(session: &executor.session)
-    return end
+    // The journal's name was taken from it: the session ends.
+    return output.journal?.ended == true ? .quit : end
   }
 
   // MARK: Whole runs
@@ -384,7 +385,7 @@ struct ProcessSink: CommandSink {
       }
       // The results of the commands whose lines were lost are dropped.
       if journal.failure != nil { output.flush() }
-      if journal.failure != nil { return false }
+      if journal.failure != nil || journal.ended { return false }
     }
     return output.failure == nil && handsh_prompt_interrupted() == 0
   }
@@ -399,7 +400,8 @@ struct ProcessSink: CommandSink {
   mutating func linesWaiting(session: inout Session) -> Bool {
     output.flush()
     if output.failure != nil { return false }
-    guard output.journal != nil, syncJournal(session: &session) else { return true }
+    guard let journal = output.journal else { return true }
+    guard syncJournal(session: &session) else { return !journal.ended }
     return goesOnAfterJournalFailure(source: lineSource)
   }
 
