@@ -338,4 +338,35 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
       XCTAssertEqual(resumed.out, "1  K♥\n2  3♣\n3  7♥\n", swap)
     }
   }
+
+  /// 41.9: FILE grows with the versions, not the commands: a long run of
+  /// cursor moves is compacted (to a file that resumes to the same tree,
+  /// redo children and current version as a plain run of the script).
+  func testCursorMovesAreCompacted() throws {
+    let moves = Array(repeating: "undo; redo", count: 100_000).joined(separator: "\n")
+    let script = "add; add; add; undo 2; add; goto 3; undo\n" + moves + "\n"
+    try make("moves.hand", script)
+    let run = try handsh(["--journal", "c.hand", "--seed", "42", "-q", "moves.hand"])
+    XCTAssertEqual(run.status, 0, run.err)
+    let size = status("c.hand")?.st_size ?? 0
+    XCTAssertLessThan(size, 1 << 20)
+    XCTAssertEqual(
+      try text("c.hand"),
+      head + "add 7H\nadd 3C\nadd KH\ngoto 1\nadd 3C\ngoto 3\ngoto 2\n")
+    // Each check moves the kept cursor too: the plain run makes them all.
+    var before = script
+    for check in ["history", "redo; history", "undo; redo; history"] {
+      try make("plain.hand", before)
+      let plain = try handsh(["--seed", "42", "-q", "plain.hand"])
+      try make("plain.hand", before + check + "\n")
+      let checked = try handsh(["--seed", "42", "-q", "plain.hand"])
+      let resumed = try handsh(["--journal", "c.hand", "-q", "-c", check])
+      XCTAssertEqual(resumed.out, String(checked.out.dropFirst(plain.out.count)), check)
+      XCTAssertFalse(resumed.out.isEmpty)
+      before += check + "\n"
+    }
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
+      ["c.hand", "moves.hand", "plain.hand"])
+  }
 }

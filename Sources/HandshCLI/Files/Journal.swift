@@ -27,9 +27,13 @@ final class Journal {
   let shown: String
   /// FILE as the user named it, to find it again.
   let path: [UInt8]
-  let fd: Int32
-  /// The file FILE named when the session started (its device and inode).
-  let identity: (device: UInt64, inode: UInt64)
+  private(set) var fd: Int32
+  /// The file FILE names (its device and inode): the one the session
+  /// started with, or its compact rewrite.
+  private(set) var identity: (device: UInt64, inode: UInt64)
+  /// FILE's size at which its compact form is looked at next
+  /// (`compactIfDue`).
+  var compactCheck = 1 << 20
   /// Lines recorded and not yet written.
   let pending = ByteBuffer()
   /// FILE's size: whole lines, all written.
@@ -94,14 +98,17 @@ final class Journal {
   func record(_ move: CursorMove?, in history: History, place: () -> Place) {
     if pendingFrom == nil { pendingFrom = place() }
     JournalText.appendLine(for: move, in: history, to: pending)
+    if size &+ pending.count >= compactCheck { compactIfDue(history) }
   }
 
   /// Records lines held while a text was checked, whole, with their breaks;
-  /// `first` is where the first of their commands stands.
-  func record(lines: ByteBuffer, first: Place?) {
+  /// `first` is where the first of their commands stands, `history` the
+  /// versions they made.
+  func record(lines: ByteBuffer, first: Place?, history: History) {
     guard !lines.isEmpty else { return }
     if pendingFrom == nil { pendingFrom = first }
     pending.append(lines)
+    if size &+ pending.count >= compactCheck { compactIfDue(history) }
   }
 
   /// Writes the pending lines, in one write of whole lines, as a critical
@@ -169,6 +176,17 @@ final class Journal {
     pending.removeAll()
     pendingFrom = nil
     unsyncedFrom = nil
+  }
+
+  /// FILE's descriptor replaced by that of its compact rewrite, which
+  /// holds `count` bytes, all on disk.
+  func replaceFile(with other: Int32, status: stat, count: Int) {
+    if handsh_own_file() == fd { handsh_hold_own_file(other) }
+    close(fd)
+    fd = other
+    identity = (UInt64(status.st_dev), UInt64(status.st_ino))
+    size = count
+    synced = count
   }
 
   /// Flushes the folder that holds FILE, after handsh made it: its name is

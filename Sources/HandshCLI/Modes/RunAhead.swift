@@ -113,7 +113,7 @@ struct RunAhead {
       lines: sink.journal,
       first: sink.firstChange.map {
         Journal.Place(source: source, line: $0.line, column: $0.column)
-      })
+      }, history: history)
     for chunk in sink.held where output.failure == nil {
       chunk.write(to: &output, history: history, renderer: renderer)
     }

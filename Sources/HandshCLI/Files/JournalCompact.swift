@@ -1,0 +1,86 @@
+import CHandsh
+import HandKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Compaction (handsh(1), JOURNAL), as Redis rewrites its append-only
+/// file: when FILE passes twice the size of its compact form plus 1 MiB,
+/// it is rewritten in that form (`JournalText.compactForm`, a pure function
+/// of the versions): written and flushed beside FILE, locked, renamed over
+/// it, and the folder flushed, so that a crash or a signal at any moment
+/// leaves the old file or the new one, whole, and both resume to the same
+/// versions, numbers, parents, redo children and current version.
+extension Journal {
+  /// Looked at once FILE reaches `compactCheck`, with the versions the
+  /// lines written so far made: the lines go to disk first; then FILE is
+  /// rewritten if its compact form is less than half its size (less
+  /// 1 MiB). The next look is once FILE passes that bound again.
+  func compactIfDue(_ history: History) {
+    guard failure == nil, !ended, flush(), sync(), !ended else { return }
+    var compact = 0
+    JournalText.compactForm(of: history) { chunk in
+      compact += chunk.count
+      return true
+    }
+    let bound = 2 * compact + (1 << 20)
+    // Never looked at again before FILE grows by 64 KiB: the look costs a
+    // walk over the versions.
+    compactCheck = max(bound, size + (1 << 16))
+    guard size > bound else { return }
+    if rewrite(history) { compactCheck = bound }
+  }
+
+  /// Writes the compact form of `history` to a new file beside FILE and
+  /// renames it over FILE; true when FILE is now that file. Any failure
+  /// leaves FILE as it was (its lines are all on disk) and removes the new
+  /// file. A critical section: no signal ends handsh in the middle.
+  private func rewrite(_ history: History) -> Bool {
+    guard case .success(.entry(let entry)) = NamedPath.walk(path), let status = entry.status,
+      UInt64(status.st_dev) == identity.device, UInt64(status.st_ino) == identity.inode
+    else { return false }
+    return Platform.critical {
+      let folder = entry.folder
+      let temporary = temporaryName(for: entry.name, in: folder)
+      let made =
+        Platform.withCPath(temporary) {
+          handsh_open_in(folder, $0, O_RDWR | O_CREAT | O_EXCL | O_NOCTTY, 0o600)
+        } ?? -1
+      guard made >= 0 else { return false }
+      var written = 0
+      var good =
+        fchmod(made, status.st_mode & 0o7777) == 0 && flock(made, LOCK_EX | LOCK_NB) == 0
+        && JournalText.compactForm(of: history) { chunk in
+          let code = chunk.withUnsafeBytes { Platform.writeAll(made, $0, at: written) }
+          written += chunk.count
+          return code == nil
+        }
+      good = good && fdatasync(made) == 0 && nameHolds()
+      var renamed = stat()
+      good =
+        good && fstat(made, &renamed) == 0
+        && Platform.withCPath(
+          temporary,
+          { from in
+            entry.withName { renameat(folder, from, folder, $0) }
+          }) == 0
+      guard good else {
+        close(made)
+        _ = Platform.withCPath(temporary) { unlinkat(folder, $0, 0) }
+        return false
+      }
+      replaceFile(with: made, status: renamed, count: written)
+      // Both files resume to the same versions: a folder that cannot be
+      // flushed leaves either on disk, whole.
+      let flushed = openat(folder, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      if flushed >= 0 {
+        _ = fsync(flushed)
+        close(flushed)
+      }
+      return true
+    }
+  }
+}
