@@ -25,20 +25,19 @@ public enum JournalText {
     case .goto(let version): writer.put("goto ", UInt64(version))
     case nil:
       let version = history.current
-      switch version.step {
-      case .start: writer.put("start")
-      case .add(let card):
-        writer.put("add ")
-        writer.put(card.rank.spelling)
-        writer.put(card.suit.letterSpelling)
-      case .delete(let position): writer.put("del ", UInt64(position))
-      case .move(let from, let to):
-        writer.put("mv ", UInt64(from))
-        writer.put(" ", UInt64(to))
-      case .limit(let limit): writer.put("limit ", UInt64(limit))
-      case .new: writer.put("new ", history.seed(of: version))
-      }
+      writer.put(version.step) { history.seed(of: version) }
     }
+    writer.base[writer.count] = 0x0A
+    out.grow(by: writer.count &+ 1)
+  }
+
+  /// The line of the change that made version `number` of `history`,
+  /// with its line break, appended to `out`: the lines of changes held
+  /// while a text was checked are made from their versions when they go
+  /// out, not kept as text meanwhile.
+  public static func appendLine(version number: Int, in history: History, to out: ByteBuffer) {
+    var writer = LineWriter(base: out.room(LineWriter.capacity))
+    writer.put(history.step(of: number)) { history.seed(ofVersion: number) }
     writer.base[writer.count] = 0x0A
     out.grow(by: writer.count &+ 1)
   }
@@ -123,6 +122,12 @@ public final class ByteBuffer {
   @inline(__always)
   public func grow(by size: Int) { count += size }
 
+  /// Appends `other`'s bytes `from..<to`.
+  public func append(_ other: ByteBuffer, from: Int, to: Int) {
+    room(to - from).update(from: other.storage + from, count: to - from)
+    count += to - from
+  }
+
   public func append(_ other: ByteBuffer) {
     room(other.count).update(from: other.storage, count: other.count)
     count += other.count
@@ -158,6 +163,23 @@ private struct LineWriter {
     for index in 0..<text.utf8CodeUnitCount {
       base[count] = bytes[index]
       count &+= 1
+    }
+  }
+
+  /// The canonical command of `step`; `seed` is a new game's.
+  mutating func put(_ step: Step, seed: () -> UInt64) {
+    switch step {
+    case .start: put("start")
+    case .add(let card):
+      put("add ")
+      put(card.rank.spelling)
+      put(card.suit.letterSpelling)
+    case .delete(let position): put("del ", UInt64(position))
+    case .move(let from, let to):
+      put("mv ", UInt64(from))
+      put(" ", UInt64(to))
+    case .limit(let limit): put("limit ", UInt64(limit))
+    case .new: put("new ", seed())
     }
   }
 

@@ -101,13 +101,14 @@ final class Journal {
     if size &+ pending.count >= compactCheck { compactIfDue(history) }
   }
 
-  /// Records lines held while a text was checked, whole, with their breaks;
+  /// Records the changes held while a text was checked (`HeldJournal`),
+  /// their lines written out in pieces as they are made, never all held;
   /// `first` is where the first of their commands stands, `history` the
   /// versions they made.
-  func record(lines: ByteBuffer, first: Place?, history: History) {
-    guard !lines.isEmpty else { return }
+  func record(held: HeldJournal, first: Place?, history: History) {
+    guard !held.isEmpty, failure == nil, !ended else { return }
     if pendingFrom == nil { pendingFrom = first }
-    pending.append(lines)
+    held.write(from: history, into: pending) { flush() }
     if size &+ pending.count >= compactCheck { compactIfDue(history) }
   }
 
