@@ -26,7 +26,7 @@ import Testing
   private func compact(_ history: History, chunkSize: Int = 1 << 16) -> [UInt8] {
     var bytes: [UInt8] = []
     JournalText.compactForm(of: history, chunkSize: chunkSize) { chunk in
-      bytes += chunk
+      bytes += Array(chunk)
       return true
     }
     return bytes

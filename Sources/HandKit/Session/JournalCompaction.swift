@@ -11,32 +11,36 @@ extension JournalText {
   /// `body` answers false. False when it stopped so.
   @discardableResult
   public static func compactForm(
-    of history: History, chunkSize size: Int = 1 << 16, _ body: ([UInt8]) -> Bool
+    of history: History, chunkSize size: Int = 1 << 16,
+    _ body: (UnsafeRawBufferPointer) -> Bool
   ) -> Bool {
-    var chunk: [UInt8] = []
-    chunk.reserveCapacity(size + 64)
+    // Written with the journal's own line writer, straight into a buffer:
+    // the form is measured at every bound FILE passes (`scripts/bench`).
+    let chunk = ByteBuffer(capacity: size + 64)
     let start = history[0]
     chunk.append(contentsOf: firstLine(seed: history.seed(of: start), limit: start.limit).utf8)
     var cursor = 0
-    func put(_ line: String) -> Bool {
-      chunk.append(contentsOf: line.utf8)
-      chunk.append(0x0A)
+    func goOn() -> Bool {
       guard chunk.count >= size else { return true }
-      defer { chunk.removeAll(keepingCapacity: true) }
-      return body(chunk)
+      defer { chunk.removeAll() }
+      return chunk.withBytes(body)
     }
     for number in 1..<max(history.count, 1) {
       let parent = history.parent(of: number) ?? 0
-      if parent != cursor, !put("goto \(parent)") { return false }
-      guard put(history.commandText(of: number, ascii: true)) else { return false }
+      if parent != cursor {
+        appendLine(for: .goto(parent), in: history, to: chunk)
+        guard goOn() else { return false }
+      }
+      appendLine(version: number, in: history, to: chunk)
+      guard goOn() else { return false }
       cursor = number
     }
-    for end in redoEnds(of: history) where end != cursor {
-      guard put("goto \(end)") else { return false }
+    for end in redoEnds(of: history) + [history.cursor] where end != cursor {
+      appendLine(for: .goto(end), in: history, to: chunk)
+      guard goOn() else { return false }
       cursor = end
     }
-    if history.cursor != cursor, !put("goto \(history.cursor)") { return false }
-    return chunk.isEmpty || body(chunk)
+    return chunk.isEmpty || chunk.withBytes(body)
   }
 
   /// The versions whose `goto`s set every redo child as `history` has it.

@@ -54,7 +54,7 @@ extension Journal {
       var good =
         fchmod(made, status.st_mode & 0o7777) == 0 && flock(made, LOCK_EX | LOCK_NB) == 0
         && JournalText.compactForm(of: history) { chunk in
-          let code = chunk.withUnsafeBytes { Platform.writeAll(made, $0, at: written) }
+          let code = Platform.writeAll(made, chunk, at: written)
           written += chunk.count
           return code == nil
         }
