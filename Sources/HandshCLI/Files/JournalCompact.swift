@@ -20,6 +20,15 @@ extension Journal {
   /// rewritten if its compact form is less than half its size (less
   /// 1 MiB). The next look is once FILE passes that bound again.
   func compactIfDue(_ history: History) {
+    // A bound first, at no cost: the compact form has line 1 (45 bytes at
+    // least) and a line for each version but 0 of 6 bytes at least (`del
+    // 1`, `new 0`), so while FILE is within twice that plus 1 MiB it
+    // cannot be due.
+    let least = 2 * (39 + 6 * history.count) + (1 << 20)
+    guard size &+ pending.count > least else {
+      compactCheck = least
+      return
+    }
     guard failure == nil, !ended, flush(), sync(), !ended else { return }
     var compact = 0
     JournalText.compactForm(of: history) { chunk in
