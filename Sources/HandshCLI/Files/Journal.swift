@@ -34,6 +34,8 @@ final class Journal {
   /// FILE's size at which its compact form is looked at next
   /// (`compactIfDue`).
   var compactCheck = 1 << 20
+  /// A compaction failed and was said (once a session).
+  var compactionWarned = false
   /// Lines recorded and not yet written.
   let pending = ByteBuffer()
   /// FILE's size: whole lines, all written.

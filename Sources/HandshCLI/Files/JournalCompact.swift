@@ -40,25 +40,47 @@ extension Journal {
     // walk over the versions.
     compactCheck = max(bound, size + (1 << 16))
     guard size > bound else { return }
-    if rewrite(history) { compactCheck = bound }
+    switch rewrite(history) {
+    case nil: compactCheck = bound
+    case 0?: break
+    case let code?:
+      // FILE stays as it was, whole and on disk: said once, as a warning.
+      guard !compactionWarned else { break }
+      compactionWarned = true
+      Platform.printError("handsh: cannot compact journal \(shown): \(Platform.describe(code))")
+    }
   }
 
   /// Writes the compact form of `history` to a new file beside FILE and
-  /// renames it over FILE; true when FILE is now that file. Any failure
-  /// leaves FILE as it was (its lines are all on disk) and removes the new
-  /// file. A critical section: no signal ends handsh in the middle.
-  private func rewrite(_ history: History) -> Bool {
+  /// renames it over FILE: nil when FILE is now that file, else the errno
+  /// of the failure (0: FILE no longer names the journal, which the next
+  /// flush finds). Any failure leaves FILE as it was (its lines are all on
+  /// disk) and removes the new file. A critical section: no signal ends
+  /// handsh in the middle.
+  private func rewrite(_ history: History) -> Int32? {
     guard case .success(.entry(let entry)) = NamedPath.walk(path), let status = entry.status,
       UInt64(status.st_dev) == identity.device, UInt64(status.st_ino) == identity.inode
-    else { return false }
+    else { return 0 }
     return Platform.critical {
       let folder = entry.folder
-      let temporary = temporaryName(for: entry.name, in: folder)
-      let made =
-        Platform.withCPath(temporary) {
-          handsh_open_in(folder, $0, O_RDWR | O_CREAT | O_EXCL | O_NOCTTY, 0o600)
-        } ?? -1
-      guard made >= 0 else { return false }
+      // An unnamed file where the file system has them, named only once
+      // whole, just before the rename: a SIGKILL leaves no half file.
+      var temporary: [UInt8] = []
+      var made = handsh_open_unnamed(folder, 0o600)
+      if made >= 0 {
+        // Opened for writing only: read too, as FILE is (a rebuild, a copy).
+        let both = handsh_reopen(made, O_RDWR | O_NOCTTY)
+        close(made)
+        made = both
+      }
+      if made < 0 {
+        temporary = temporaryName(for: entry.name, in: folder)
+        made =
+          Platform.withCPath(temporary) {
+            handsh_open_in(folder, $0, O_RDWR | O_CREAT | O_EXCL | O_NOCTTY, 0o600)
+          } ?? -1
+        guard made >= 0 else { return errno }
+      }
       var written = 0
       var good =
         fchmod(made, status.st_mode & 0o7777) == 0 && flock(made, LOCK_EX | LOCK_NB) == 0
@@ -67,7 +89,16 @@ extension Journal {
           written += chunk.count
           return code == nil
         }
-      good = good && fdatasync(made) == 0 && nameHolds()
+      good = good && fdatasync(made) == 0
+      // FILE renamed away meanwhile: not a failure here (the next flush
+      // finds it), and nothing replaced.
+      let moved = good && !nameHolds()
+      good = good && !moved
+      if good, temporary.isEmpty {
+        temporary = temporaryName(for: entry.name, in: folder)
+        good = Platform.withCPath(temporary, { handsh_name_unnamed(made, folder, $0) }) == 0
+        if !good { temporary = [] }
+      }
       var renamed = stat()
       good =
         good && fstat(made, &renamed) == 0
@@ -77,9 +108,10 @@ extension Journal {
             entry.withName { renameat(folder, from, folder, $0) }
           }) == 0
       guard good else {
+        let code = moved ? 0 : max(errno, 1)
         close(made)
-        _ = Platform.withCPath(temporary) { unlinkat(folder, $0, 0) }
-        return false
+        if !temporary.isEmpty { _ = Platform.withCPath(temporary) { unlinkat(folder, $0, 0) } }
+        return code
       }
       replaceFile(with: made, status: renamed, count: written)
       // Both files resume to the same versions: a folder that cannot be
@@ -89,7 +121,7 @@ extension Journal {
         _ = fsync(flushed)
         close(flushed)
       }
-      return true
+      return nil
     }
   }
 }
