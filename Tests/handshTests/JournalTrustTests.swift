@@ -326,7 +326,8 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
       for name in ["g", "g.1", "g.2", "moved", "g.new"] { unlink(path(name)) }
       XCTAssertEqual(try handsh(["--journal", "g", "--seed", "42", "-q", "-c", "add"]).status, 0)
       let run = try shell(
-        "(echo add; sleep 0.6; echo add; sleep 0.6; echo show) | \"$0\" --journal g - & p=$!;"
+        "(echo add; sleep 0.6; echo add; sleep 0.6; echo show) 2>/dev/null |"
+          + " \"$0\" --journal g - & p=$!;"
           + " sleep 0.3; \(swap); wait $p")
       XCTAssertEqual(run.status, 2, swap)
       XCTAssertEqual(

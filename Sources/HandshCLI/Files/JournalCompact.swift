@@ -58,8 +58,14 @@ extension Journal {
   /// disk) and removes the new file. A critical section: no signal ends
   /// handsh in the middle.
   private func rewrite(_ history: History) -> Int32? {
-    guard case .success(.entry(let entry)) = NamedPath.walk(path), let status = entry.status,
-      UInt64(status.st_dev) == identity.device, UInt64(status.st_ino) == identity.inode
+    let entry: NamedPath.Entry
+    switch NamedPath.walk(path) {
+    case .failure(let failure): return failure.code
+    case .success(.entry(let found)): entry = found
+    case .success: return 0
+    }
+    guard let status = entry.status, UInt64(status.st_dev) == identity.device,
+      UInt64(status.st_ino) == identity.inode
     else { return 0 }
     return Platform.critical {
       let folder = entry.folder
@@ -92,8 +98,21 @@ extension Journal {
       good = good && fdatasync(made) == 0
       // FILE renamed away meanwhile: not a failure here (the next flush
       // finds it), and nothing replaced.
-      let moved = good && !nameHolds()
-      good = good && !moved
+      var moved = false
+      if good {
+        switch NamedPath.walk(path) {
+        case .failure: good = false
+        case .success(.entry(let now)):
+          moved =
+            now.status.map {
+              UInt64($0.st_dev) != identity.device || UInt64($0.st_ino) != identity.inode
+            } ?? true
+          good = !moved
+        case .success:
+          moved = true
+          good = false
+        }
+      }
       if good, temporary.isEmpty {
         temporary = temporaryName(for: entry.name, in: folder)
         good = Platform.withCPath(temporary, { handsh_name_unnamed(made, folder, $0) }) == 0
