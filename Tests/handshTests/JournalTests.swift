@@ -102,7 +102,7 @@ final class JournalTests: XCTestCase, FolderTestCase {
         "--journal", "j.hand", "-i", "-c", "add; add",
       ], in: folder, stdin: try stdinFile("show\nhistory\n"))
     XCTAssertEqual(
-      run.err, "<command line>: error: cannot write journal j.hand: No space left on device\n")
+      run.err, "<command line>:1:1: error: cannot write journal j.hand: No space left on device\n")
     XCTAssertFalse(run.out.contains("3♣ 7♥"), run.out)
     // -i goes on at the version the journal holds.
     XCTAssertTrue(run.out.hasPrefix("1  7♥\n 0  start     (empty)\n*1  add 7♥    7♥\n"), run.out)
@@ -121,7 +121,7 @@ final class JournalTests: XCTestCase, FolderTestCase {
   func testResumeDropsATornLineAndRefusesAnythingElse() throws {
     try make("j.hand", "#!/usr/bin/env -S handsh --seed 42 --limit 5\nadd 7H\nadd 3")
     let torn = try handsh(["--journal", "j.hand", "-q", "-c", "show"])
-    XCTAssertEqual(torn.err, "handsh: j.hand: dropped an incomplete last line\n")
+    XCTAssertEqual(torn.err, "handsh: j.hand: dropped an incomplete last line 'add 3'\n")
     XCTAssertEqual(torn.out, "1  7♥\n")
     XCTAssertEqual(try text("j.hand"), "#!/usr/bin/env -S handsh --seed 42 --limit 5\nadd 7H\n")
     for (body, message) in [
@@ -194,25 +194,37 @@ final class JournalTests: XCTestCase, FolderTestCase {
     if let last, let lastResult { XCTAssertLessThan(last, lastResult, "\(calls)") }
   }
 
-  /// `scripts/journal-kill`, reduced: SIGKILL at a random moment of a long
-  /// script, then a resume; every hand line the reader got is a version of
-  /// the resumed tree (the whole loop is 1,000 runs).
+  /// `scripts/journal-kill`, reduced: SIGKILL, then in turn every catchable
+  /// signal that ends handsh, at a random moment of a long script, then a
+  /// resume; every hand line the reader got is a version of the resumed
+  /// tree (the whole loop is 1,000 runs).
   func testAKillAtAnyMomentLosesNothingShown() throws {
+    let result = try journalKill(["--runs", "17"])
+    XCTAssertTrue(result.hasSuffix("17 passed, 0 failed\n"), result)
+    // A loop that showed nothing proves nothing.
+    let shown = Int(result.split(separator: " ").first ?? "") ?? 0
+    XCTAssertGreaterThan(shown, 0, result)
+  }
+
+  /// `scripts/journal-kill --compaction`, reduced: signals land while FILE
+  /// is compacted again and again (cursor moves on stdin); the resumed
+  /// tree is the model's first versions.
+  func testASignalDuringCompactionLosesNothing() throws {
+    let result = try journalKill(["--runs", "2", "--compaction", "--signals", "KILL,TERM"])
+    XCTAssertTrue(result.hasSuffix("2 passed, 0 failed\n"), result)
+  }
+
+  private func journalKill(_ arguments: [String]) throws -> String {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
     let result = try TestProcess.run(
       URL(fileURLWithPath: "/usr/bin/python3"),
-      [
-        root.appendingPathComponent("scripts/journal-kill").path, "--runs", "15", "--bin",
-        binary.path,
-      ],
-      in: folder, timeout: 300)
+      [root.appendingPathComponent("scripts/journal-kill").path] + arguments + [
+        "--bin", binary.path,
+      ], in: folder, timeout: 300)
     XCTAssertFalse(result.timedOut)
     XCTAssertEqual(result.status, 0, result.out + result.err)
-    XCTAssertTrue(result.out.hasSuffix("15 passed, 0 failed\n"), result.out)
-    // A loop that showed nothing proves nothing.
-    let shown = Int(result.out.split(separator: " ").first ?? "") ?? 0
-    XCTAssertGreaterThan(shown, 0, result.out)
+    return result.out
   }
 
   /// A text with a syntax error further on runs nothing, and so writes

@@ -77,3 +77,72 @@ def test_a_second_prompt_on_one_journal_is_refused(box):
         "add 7H",
         "add 3C",
     ]
+
+
+def traced_session(box, trace, *inject):
+    """handsh --journal game.hand at the prompt, under strace (its calls in
+    TRACE, INJECT faults)."""
+    import pexpect
+    import shutil
+
+    strace = shutil.which("strace")
+    if strace is None:
+        import pytest
+
+        pytest.skip("strace is missing (scripts/bootstrap installs it)")
+    faults = [word for fault in inject for word in ("-e", "inject=" + fault)]
+    child = pexpect.spawn(
+        strace,
+        ["-f", "-o", str(trace), "-e", "trace=fdatasync,pwrite64,write", "-e", "signal=none"]
+        + faults
+        + [str(box.binary), "--color=never", "--journal", "game.hand", "--seed", "42"],
+        env=box.env(box.history, None),
+        cwd=str(box.cwd),
+        timeout=20,
+        encoding="utf-8",
+        codec_errors="replace",
+        dimensions=(24, 200),
+    )
+    box.children.append(child)
+    child.expect_exact(PROMPT)
+    return child
+
+
+def test_a_result_at_the_prompt_is_on_disk_before_it_shows(box):
+    trace = box.root / "trace"
+    child = traced_session(box, trace)
+    child.send("add\r")
+    child.expect_exact("7♥")
+    child.expect_exact(PROMPT)
+    child.send("quit\r")
+    child.expect(pexpect_eof())
+    calls = trace.read_text().splitlines()
+    line = next(i for i, call in enumerate(calls) if "pwrite64(" in call and "add 7H" in call)
+    fd = calls[line].split("pwrite64(")[1].split(",")[0]
+    shown = next(i for i, call in enumerate(calls) if "write(1," in call and "7\\342\\231\\245" in call)
+    synced = [i for i, call in enumerate(calls) if f"fdatasync({fd})" in call]
+    assert any(line < i < shown for i in synced), calls
+
+
+def test_a_failed_flush_at_the_prompt_fails_the_command(box):
+    trace = box.root / "trace"
+    # The first fdatasync is line 1's, at the start; every later one fails.
+    child = traced_session(box, trace, "fdatasync:error=EIO:when=2+")
+    child.send("add\r")
+    child.expect_exact("error: cannot write journal game.hand: Input/output error")
+    child.expect_exact(PROMPT)
+    child.send("show\r")
+    child.expect_exact("(empty)")
+    child.expect_exact(PROMPT)
+    child.send("quit\r")
+    child.expect(pexpect_eof())
+    assert (box.cwd / "game.hand").read_text() == "#!/usr/bin/env -S handsh --seed 42 --limit 5\n"
+    assert "7\\342\\231\\245" not in "".join(
+        call for call in trace.read_text().splitlines() if "write(1," in call
+    )
+
+
+def pexpect_eof():
+    import pexpect
+
+    return pexpect.EOF

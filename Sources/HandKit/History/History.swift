@@ -188,6 +188,12 @@ public struct History: Sendable {
     store.entry(Int(version.game)).pointee.deck
   }
 
+  /// The seed of the game that version `number` belongs to, read without
+  /// making the version whole.
+  public func seed(ofVersion number: Int) -> UInt64 {
+    store.entry(Int(store.entry(number).pointee.game)).pointee.deck
+  }
+
   /// The game that `version` belongs to, shuffled again from its seed.
   public func game(of version: Version) -> Game { Game(seed: seed(of: version)) }
 

@@ -23,23 +23,23 @@ public enum JournalText {
     switch move {
     case .undo(let steps): writer.put("undo ", UInt64(steps))
     case .redo(let steps): writer.put("redo ", UInt64(steps))
-    case .goto: writer.put("goto ", UInt64(history.cursor))
+    // `earlier` and `later` (-1) are the `goto` they did: to the cursor.
+    case .goto(let version): writer.put("goto ", UInt64(version < 0 ? history.cursor : version))
     case nil:
       let version = history.current
-      switch version.step {
-      case .start: writer.put("start")
-      case .add(let card):
-        writer.put("add ")
-        writer.put(card.rank.spelling)
-        writer.put(card.suit.letterSpelling)
-      case .delete(let position): writer.put("del ", UInt64(position))
-      case .move(let from, let to):
-        writer.put("mv ", UInt64(from))
-        writer.put(" ", UInt64(to))
-      case .limit(let limit): writer.put("limit ", UInt64(limit))
-      case .new: writer.put("new ", history.seed(of: version))
-      }
+      writer.put(version.step) { history.seed(of: version) }
     }
+    writer.base[writer.count] = 0x0A
+    out.grow(by: writer.count &+ 1)
+  }
+
+  /// The line of the change that made version `number` of `history`,
+  /// with its line break, appended to `out`: the lines of changes held
+  /// while a text was checked are made from their versions when they go
+  /// out, not kept as text meanwhile.
+  public static func appendLine(version number: Int, in history: History, to out: ByteBuffer) {
+    var writer = LineWriter(base: out.room(LineWriter.capacity))
+    writer.put(history.step(of: number)) { history.seed(ofVersion: number) }
     writer.base[writer.count] = 0x0A
     out.grow(by: writer.count &+ 1)
   }
@@ -49,66 +49,29 @@ public enum JournalText {
     public var line: Int
     public var column: Int
     public var message: String
+    public init(line: Int, column: Int, message: String) {
+      self.line = line
+      self.column = column
+      self.message = message
+    }
   }
 
-  /// The session `text` (whole lines) rebuilds: every command run in
-  /// order; any line that is not blank, a comment or a journal command, and
-  /// any command that fails, is the failure, at its line and column.
-  /// `time` is when the versions were made that no time line comes before
-  /// (a v6 journal): FILE's last modification before the resume.
+  /// The session a whole text (whole lines) rebuilds, as `JournalReplay`
+  /// rebuilds it line by line. `time` is when the versions were made that
+  /// no time line comes before (a v6 journal): FILE's last modification
+  /// before the resume.
   public static func replay(_ text: UnsafeBufferPointer<UInt8>, time: Int = 0) -> Result<
     Session, Failure
   > {
     var lines = SourcedLines(text)
-    guard let first = lines.next(), let head = first.bytes,
-      let (seed, limit) = settings(String(decoding: head, as: UTF8.self))
-    else {
-      return .failure(
-        Failure(
-          line: 1, column: 1,
-          message: "line 1 is not '#!/usr/bin/env -S handsh --seed S --limit L'"))
-    }
-    var session = Session(seed: seed, limit: limit, clock: .fixed(time))
-    var firstTime = true
-    let renderer = Renderer(style: Style(ascii: true))
+    var replay = JournalReplay(time: time)
     let ascii = LineParser.isASCII(text)
     while let line = lines.next() {
-      guard let bytes = line.bytes else {
-        return .failure(Failure(line: line.number, column: 1, message: LineParser.tooLongMessage))
-      }
-      if let timed = timeLine(bytes, number: line.number) {
-        guard case .success(let seconds) = timed else { return timed.map { _ in session } }
-        setTime(seconds, of: &session, first: &firstTime)
-        continue
-      }
-      var parser = LineParser(bytes, knownASCII: ascii)
-      while true {
-        // Consumed: the command goes to the session without a copy.
-        let item = parser.nextItem()
-        switch consume item {
-        case .end: break
-        case .error(let error):
-          return .failure(Failure(line: line.number, column: error.column, message: error.message))
-        case .command(let command, let span):
-          let column = parser.column(at: span.lowerBound)
-          guard command.isJournaled else {
-            let name = safeText(parser.words(in: span).first ?? [])
-            return .failure(
-              Failure(
-                line: line.number, column: column, message: "not a journal command '\(name)'"))
-          }
-          do throws(CommandError) {
-            _ = try session.apply(consume command) { 0 }
-          } catch {
-            return .failure(
-              Failure(line: line.number, column: column, message: renderer.message(for: error)))
-          }
-          continue
-        }
-        break
+      if let failure = replay.take(line.bytes, number: line.number, knownASCII: ascii) {
+        return .failure(failure)
       }
     }
-    return .success(session)
+    return replay.finish()
   }
 
   /// What a time line gives (handsh(1), JOURNAL): a line that starts `#@ `
@@ -153,7 +116,16 @@ public enum JournalText {
   /// that the start is kept too.
   @inline(__always)
   public static func appendTimeLine(for history: History, sessionStart: Int, to out: ByteBuffer) {
-    let number = history.cursor
+    appendTimeLine(version: history.cursor, in: history, sessionStart: sessionStart, to: out)
+  }
+
+  /// The time line that goes before the line of the change that made
+  /// version `number` of `history`, as `appendTimeLine(for:)` says: for
+  /// the lines of changes held while a text was checked.
+  @inline(__always)
+  public static func appendTimeLine(
+    version number: Int, in history: History, sessionStart: Int, to out: ByteBuffer
+  ) {
     let time = history.time(of: number)
     guard number <= sessionStart || time != history.time(of: number &- 1) else { return }
     if number == 1, history.time(of: 0) != time { appendTimeLine(history.time(of: 0), to: out) }
@@ -161,7 +133,7 @@ public enum JournalText {
   }
 
   /// `#@ SECONDS` and its line break, appended to `out`.
-  private static func appendTimeLine(_ seconds: Int, to out: ByteBuffer) {
+  static func appendTimeLine(_ seconds: Int, to out: ByteBuffer) {
     var writer = LineWriter(base: out.room(LineWriter.capacity))
     writer.put("#@ ", UInt64(seconds))
     writer.base[writer.count] = 0x0A
@@ -169,9 +141,13 @@ public enum JournalText {
   }
 
   /// The seed and limit of line 1, `#!/usr/bin/env -S handsh --seed S
-  /// --limit L`, exactly.
-  static func settings(_ line: String) -> (UInt64, Int)? {
-    let words = line.split(separator: " ", omittingEmptySubsequences: false)
+  /// --limit L`, exactly: S a number as `--seed` takes it, written without
+  /// leading zeros, L one of 1 to 52.
+  static func settings(_ line: UnsafeBufferPointer<UInt8>) -> (UInt64, Int)? {
+    // Longer than any line 1 (a 20-digit seed): not one, and never copied.
+    guard line.count <= 80 else { return nil }
+    let words = String(decoding: line, as: UTF8.self).split(
+      separator: " ", omittingEmptySubsequences: false)
     guard words.count == 7, words[0] == "#!/usr/bin/env", words[1] == "-S",
       words[2] == "handsh", words[3] == "--seed", words[5] == "--limit",
       let seed = UInt64(words[4]), String(seed) == words[4],
@@ -219,6 +195,12 @@ public final class ByteBuffer {
   @inline(__always)
   public func grow(by size: Int) { count += size }
 
+  /// Appends `other`'s bytes `from..<to`.
+  public func append(_ other: ByteBuffer, from: Int, to: Int) {
+    room(to - from).update(from: other.storage + from, count: to - from)
+    count += to - from
+  }
+
   public func append(_ other: ByteBuffer) {
     room(other.count).update(from: other.storage, count: other.count)
     count += other.count
@@ -254,6 +236,23 @@ private struct LineWriter {
     for index in 0..<text.utf8CodeUnitCount {
       base[count] = bytes[index]
       count &+= 1
+    }
+  }
+
+  /// The canonical command of `step`; `seed` is a new game's.
+  mutating func put(_ step: Step, seed: () -> UInt64) {
+    switch step {
+    case .start: put("start")
+    case .add(let card):
+      put("add ")
+      put(card.rank.spelling)
+      put(card.suit.letterSpelling)
+    case .delete(let position): put("del ", UInt64(position))
+    case .move(let from, let to):
+      put("mv ", UInt64(from))
+      put(" ", UInt64(to))
+    case .limit(let limit): put("limit ", UInt64(limit))
+    case .new: put("new ", seed())
     }
   }
 

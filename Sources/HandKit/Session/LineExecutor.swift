@@ -64,6 +64,10 @@ public protocol CommandSink {
   /// cursor (`undo`, `redo`, `goto`), else it made the current version of
   /// `history`. Called before the command's results are written.
   mutating func changed(_ move: CursorMove?, history: History)
+  /// As `changed(_:history:)`, with the column of the command's first
+  /// word, worked out only if the sink asks (a journal keeps where the
+  /// first command whose line it has not written yet stands).
+  mutating func changed(_ move: CursorMove?, history: History, column: () -> Int)
   /// The lines of a run (`run(lines:rules:sink:)`) are about to wait for
   /// more input: a moment to flush; false stops the run. `session` is the
   /// executor's, for a sink that rebuilds it (a journal that failed).
@@ -103,6 +107,11 @@ extension CommandSink {
   }
   @inlinable public var keepsJournal: Bool { false }
   @inlinable public mutating func changed(_ move: CursorMove?, history: History) {}
+  @inlinable public mutating func changed(
+    _ move: CursorMove?, history: History, column: () -> Int
+  ) {
+    changed(move, history: history)
+  }
   @inlinable public mutating func linesWaiting(session: inout Session) -> Bool { true }
   @inlinable public mutating func lineStarts(number: Int) {}
   @inlinable public mutating func lineChecked() {}
@@ -230,7 +239,9 @@ public struct LineExecutor: Sendable {
         // written here: calling `show` copied the whole executor first.
         case .changed:
           if walks { sink.walked(to: session.history.cursor, sourced: sourced) }
-          if sink.keepsJournal { sink.changed(move, history: session.history) }
+          if sink.keepsJournal {
+            sink.changed(move, history: session.history) { parser.column(at: span.lowerBound) }
+          }
           if !quiet { sink.writeHandLine(session.history, renderer: renderer) }
         case .quit: return .quit
         default: show(outcome, sink: &sink)

@@ -90,7 +90,7 @@ struct Output {
     // Write-ahead: the lines of the commands whose results these are reach
     // the journal first; if they cannot, the results are dropped, as the
     // commands will be.
-    if let journal, !journal.flush() {
+    if let journal, !journal.flushBefore(results: !buffer.isEmpty) {
       buffer.removeAll(keepingCapacity: true)
       return
     }
@@ -114,7 +114,7 @@ struct Output {
   private mutating func endIfSignalled() {
     guard handsh_signal_held() != 0 else { return }
     var count = min(Int(handsh_results_held()), buffer.count)
-    if let journal, !journal.flush() { count = 0 }
+    if let journal, !journal.flushBefore(results: count > 0) { count = 0 }
     if owesLineBreak, count > 0 {
       buffer.insert(0x0A, at: 0)
       count += 1

@@ -504,7 +504,7 @@ func replaceFile(
 /// `.NAME.tmp-XXXXXX` with the X filled in at random, with NAME cut short
 /// when the whole would pass the folder's name-length limit: any name the
 /// file system accepts can be saved.
-private func temporaryName(for name: [UInt8], in folder: Int32) -> [UInt8] {
+func temporaryName(for name: [UInt8], in folder: Int32) -> [UInt8] {
   var suffix = Array(".tmp-XXXXXX".utf8)
   let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
   for index in suffix.count - 6..<suffix.count {

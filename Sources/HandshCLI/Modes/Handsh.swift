@@ -28,6 +28,15 @@ package enum Mode: Equatable {
   /// `--lsp`: the language server (handsh(1), EDITORS).
   case lsp
 
+  /// Whether the mode reads commands from stdin.
+  var readsStdin: Bool {
+    switch self {
+    case .stdin, .prompt: true
+    case .text(_, let interactive): interactive
+    default: false
+    }
+  }
+
   /// Whether the mode only prints a text and exits, running nothing.
   var onlyPrints: Bool {
     switch self {
@@ -114,7 +123,8 @@ package enum Handsh {
     var runner = Runner(options: options, seed: seed)
     if let path = options.journal, !mode.onlyPrints {
       switch Journal.start(
-        path, seed: seed, limit: options.limit, given: options.journalSettings)
+        path, seed: seed, limit: options.limit, given: options.journalSettings,
+        readsStdin: mode.readsStdin)
       {
       case .failure(let failure):
         Platform.printError("handsh: \(failure.message)")
@@ -138,8 +148,10 @@ package enum Handsh {
     var status = run(mode, &runner)
     // The output first: the recording's FILE may be stdout by name.
     runner.output.flush()
+    // The journal to disk at the end: a failure there is a failed write.
+    if let journal = runner.output.journal, journal.flush() { journal.sync() }
     if runner.recoverJournal() { status = max(status, 1) }
-    runner.output.journal?.sync()
+    if runner.output.journal?.ended == true { status = 2 }
     if let recorder = runner.recorder, !recorder.finish() { status = max(status, 1) }
     if let failure = runner.output.failure {
       // A closed pipe ends handsh quietly, like `cat`.

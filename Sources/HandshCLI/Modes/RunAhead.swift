@@ -72,7 +72,8 @@ struct RunAhead {
   init(from session: Session, enabled: Bool, journaling: Bool = false, journalStart: Int = 0) {
     start = session
     sink.journaling = journaling
-    sink.journalStart = journalStart
+    sink.journal.firstVersion = session.history.count
+    sink.journal.sessionStart = journalStart
     if !enabled { pausedAt = TextPosition(line: 1, item: 0) }
   }
 
@@ -94,6 +95,7 @@ struct RunAhead {
     if command.pausesRunAhead { return pause(at: position) }
     guard sink.heldBytes < RunAhead.holdLimit else { return pause(at: position) }
     let mark = (sink.out.count, sink.lines.count)
+    sink.line = position.line
     if executor.run(consume command, span: span, parser: &parser, sink: &sink) == .failed {
       // A failed command changed nothing; it runs again, and reports, later.
       sink.out.removeSubrange(mark.0...)
@@ -106,9 +108,15 @@ struct RunAhead {
   /// written from the version it shows (`history` has every version made).
   /// Once a write has failed (a closed pipe), the rest is dropped, not
   /// gathered in memory.
-  func commit(to output: inout Output, history: History, renderer: Renderer) {
+  func commit(
+    to output: inout Output, history: History, renderer: Renderer, source: String = ""
+  ) {
     // Write-ahead: the lines of the changes go before their results.
-    output.journal?.record(lines: sink.journal)
+    output.journal?.record(
+      held: sink.journal,
+      first: sink.firstChange.map {
+        Journal.Place(source: source, line: $0.line, column: $0.column)
+      }, history: history)
     for chunk in sink.held where output.failure == nil {
       chunk.write(to: &output, history: history, renderer: renderer)
     }
@@ -181,14 +189,16 @@ private struct HeldOutput: CommandSink {
   var held: [Chunk] = []
   /// The bytes that `held` takes.
   var heldBytes = 0
-  /// With a journal: the lines of the changes run ahead, held. They take
-  /// a few bytes a command, fewer than the text they come from.
+  /// With a journal: the changes run ahead, held as their versions
+  /// (`HeldJournal`), not as their lines.
   var journaling = false
-  let journal = ByteBuffer(capacity: 64)
-  /// The journal's `sessionStart`: where time lines begin.
-  var journalStart = 0
+  var journal = HeldJournal()
 
   var keepsJournal: Bool { journaling }
+  /// The line of the command running ahead, and where the first change
+  /// stands, for a journal that cannot write its lines.
+  var line = 0
+  var firstChange: (line: Int, column: Int)?
 
   /// A chunk is held once it has 64 KiB of text (as much as `Output` writes
   /// at once) or 8,192 hand lines: few enough allocations while running
@@ -197,10 +207,12 @@ private struct HeldOutput: CommandSink {
   static let chunkLines = 1 << 13
 
   mutating func changed(_ move: CursorMove?, history: History) {
-    if move == nil {
-      JournalText.appendTimeLine(for: history, sessionStart: journalStart, to: journal)
-    }
-    JournalText.appendLine(for: move, in: history, to: journal)
+    changed(move, history: history) { 1 }
+  }
+
+  mutating func changed(_ move: CursorMove?, history: History, column: () -> Int) {
+    if firstChange == nil { firstChange = (line, column()) }
+    journal.changed(move, history: history)
   }
 
   mutating func diagnose(_ message: String, column: Int) {}
@@ -238,5 +250,62 @@ private struct HeldOutput: CommandSink {
       lines.reserveCapacity(HeldOutput.chunkLines)
     }
     return true
+  }
+}
+
+/// The changes a text made while it was checked, held for the journal
+/// until the check ends: a line is never held twice. The versions they
+/// made are numbered one after another from `firstVersion`, and the
+/// history holds them, so a change is held as a count, and its line is
+/// made from its version when it goes out
+/// (`JournalText.appendLine(version:in:to:)`); only the moves of the
+/// cursor are held as lines.
+struct HeldJournal {
+  /// The number of the first version made.
+  var firstVersion = 0
+  /// The journal's `sessionStart`: where time lines begin.
+  var sessionStart = 0
+  /// The lines of the moves.
+  let moves = ByteBuffer(capacity: 64)
+  /// In order: the moves up to `movesEnd` in `moves`, then `versions`
+  /// versions made.
+  private(set) var segments: [(movesEnd: UInt32, versions: UInt32)] = []
+
+  mutating func changed(_ move: CursorMove?, history: History) {
+    guard let move else {
+      if segments.isEmpty { segments.append((UInt32(truncatingIfNeeded: moves.count), 0)) }
+      segments[segments.count - 1].versions &+= 1
+      return
+    }
+    JournalText.appendLine(for: move, in: history, to: moves)
+    let end = UInt32(truncatingIfNeeded: moves.count)
+    if let last = segments.last, last.versions == 0 {
+      segments[segments.count - 1].movesEnd = end
+    } else {
+      segments.append((end, 0))
+    }
+  }
+
+  var isEmpty: Bool { segments.isEmpty }
+
+  /// Hands `body` the held lines in order, in pieces of whole lines
+  /// written into `out`: the moves' as they are, the versions' made from
+  /// `history`. `body` empties `out`, or answers false to stop.
+  func write(from history: History, into out: ByteBuffer, _ body: () -> Bool) {
+    var (from, version) = (0, firstVersion)
+    for segment in segments {
+      let end = Int(segment.movesEnd)
+      if end > from {
+        out.append(moves, from: from, to: end)
+        from = end
+      }
+      for number in version..<version + Int(segment.versions) {
+        JournalText.appendTimeLine(
+          version: number, in: history, sessionStart: sessionStart, to: out)
+        JournalText.appendLine(version: number, in: history, to: out)
+        if out.count >= 1 << 16, !body() { return }
+      }
+      version += Int(segment.versions)
+    }
   }
 }

@@ -34,6 +34,7 @@ struct Runner {
       renderer: Renderer(style: Style(ascii: options.ascii, color: color, json: options.json)),
       echo: options.echo, quiet: options.quiet)
     sink = ProcessSink(output: Output(fd: output), errors: errors)
+    sink.keepGoing = options.keepGoing
   }
 
   var session: Session { executor.session }
@@ -102,7 +103,8 @@ struct Runner {
     recorder?.entered(bytes, effects: sink.effects ?? [])
     sink.effects = nil
     sink.syncJournal(session: &executor.session)
-    return end
+    // The journal's name was taken from it: the session ends.
+    return output.journal?.ended == true ? .quit : end
   }
 
   // MARK: Whole runs
@@ -213,7 +215,8 @@ struct Runner {
       ahead.rollBack(&executor)
       return .failed
     }
-    ahead.commit(to: &output, history: session.history, renderer: executor.renderer)
+    ahead.commit(
+      to: &output, history: session.history, renderer: executor.renderer, source: name)
     // The lines of the commands run ahead could not be written.
     if output.journal != nil {
       output.flush()
@@ -266,6 +269,9 @@ struct ProcessSink: CommandSink {
   var output: Output
   /// Where diagnostics go: stderr, unbuffered.
   var errors: Int32 = 2
+  /// `-k`: on stdin, a journal that cannot be written is given up, and
+  /// the run goes on without it.
+  var keepGoing = false
   /// The source and line number diagnostics point at; no source at the prompt.
   var location: (source: String?, line: Int) = (nil, 0)
   /// The source whose lines run (`LineExecutor.run(lines:rules:sink:)`):
@@ -293,10 +299,15 @@ struct ProcessSink: CommandSink {
     _modify { yield &output.buffer }
   }
 
+  /// Whether the journal's write failed: its message is the one said,
+  /// at the first command it lost; what ran after that is taken back.
+  private var journalFailed: Bool { output.journal?.failure != nil }
+
   mutating func diagnose(_ message: String, column: Int) {
     failed = true
     guard !endingBySignal else { return }
     output.flush()
+    if journalFailed { return }
     if let source = location.source {
       Platform.printError(
         diagnostic(
@@ -311,6 +322,7 @@ struct ProcessSink: CommandSink {
     failed = true
     guard !endingBySignal else { return }
     output.flush()
+    if journalFailed { return }
     Platform.printError(diagnostic(message, at: location), to: errors)
   }
 
@@ -318,10 +330,13 @@ struct ProcessSink: CommandSink {
     failed = true
     guard !endingBySignal else { return }
     output.flush()
+    if journalFailed { return }
     Platform.printError(diagnostic(message, in: source), to: errors)
   }
 
   /// What `CommandSink` asks for; `source` calls `readSource`, below.
+  /// Nothing more runs once the journal could not take the lines of the
+  /// commands before (handsh(1), JOURNAL): not a `source`, not a `save`.
   mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> {
     readSource(file).map(\.bytes)
   }
@@ -330,6 +345,7 @@ struct ProcessSink: CommandSink {
   /// file, which may take long or wait (handsh(1), OUTPUT).
   mutating func readSource(_ file: String) -> Result<SourcedText, ReadFailure> {
     output.flush()
+    if journalFailed { return .failure(ReadFailure(Journal.stopped)) }
     return readSourcedText(file)
   }
 
@@ -343,6 +359,7 @@ struct ProcessSink: CommandSink {
   mutating func save(_ script: SavedScript, to file: String) -> String? {
     // What came before goes first: FILE may name stdout (handsh(1), FILES).
     output.flush()
+    if journalFailed { return Journal.stopped }
     // Made as it is written: a long path is never held whole.
     let chunks = WriteSource { body in script.write { chunk in chunk.withUnsafeBytes(body) } }
     let failure = writeFile(chunks, to: Array(file.utf8)).map { Platform.describe($0.code) }
@@ -377,7 +394,9 @@ struct ProcessSink: CommandSink {
         output.flush()
         journal.sync()
       }
-      if journal.failure != nil { return false }
+      // The results of the commands whose lines were lost are dropped.
+      if journal.failure != nil { output.flush() }
+      if journal.failure != nil || journal.ended { return false }
     }
     return output.failure == nil && handsh_prompt_interrupted() == 0
   }
@@ -387,45 +406,77 @@ struct ProcessSink: CommandSink {
   mutating func lineStarts(number: Int) { location = (lineSource, number) }
 
   /// Before a wait for more input: the results out, and the journal to
-  /// disk. False once a write failed.
+  /// disk. False once a write failed, or the journal's (unless it goes on
+  /// without it).
   mutating func linesWaiting(session: inout Session) -> Bool {
     output.flush()
     if output.failure != nil { return false }
-    if output.journal != nil { syncJournal(session: &session) }
+    guard let journal = output.journal else { return true }
+    guard syncJournal(session: &session) else { return !journal.ended }
+    return goesOnAfterJournalFailure(source: lineSource)
+  }
+
+  /// After a line that ran, a journal that failed is recovered, and the
+  /// run goes on or not (`goesOnAfterJournalFailure`).
+  mutating func lineEnded(_ end: LineEnd?, session: inout Session) -> LineEnd? {
+    guard end != nil, recoverJournal(session: &session) else { return nil }
+    guard goesOnAfterJournalFailure(source: location.source) else { return .stopped }
+    return location.source == nil ? .finished : .failed
+  }
+
+  /// After a failed journal write: the prompt goes on; stdin stops, unless
+  /// `-k`, which goes on without the journal, saying so once.
+  private mutating func goesOnAfterJournalFailure(source: String?) -> Bool {
+    guard source != nil else { return true }
+    guard keepGoing, let journal = output.journal else { return false }
+    output.journal = nil
+    Platform.printError(
+      "handsh: going on without the journal \(journal.shown) (-k): it is no longer kept",
+      to: errors)
     return true
   }
 
-  /// After a line that ran, a journal that failed is recovered: the prompt
-  /// goes on, a script stops.
-  mutating func lineEnded(_ end: LineEnd?, session: inout Session) -> LineEnd? {
-    guard end != nil, recoverJournal(session: &session) else { return nil }
-    return location.source == nil ? .finished : .stopped
-  }
-
-  /// After a journal write that failed (handsh(1), JOURNAL): says so, and
-  /// rebuilds the session from FILE, so that the commands whose lines could
-  /// not be written change nothing. True when that happened.
-  /// `text`: the lines that failed were those of a whole text (`-c`, a
-  /// SCRIPT), said as `SOURCE: error: …`; else at the line that ran.
+  /// After a journal write or flush that failed (handsh(1), JOURNAL): says
+  /// so, at the first command whose line it may have lost, and rebuilds the
+  /// session from FILE, so that the commands whose lines could not be
+  /// written change nothing. True when that happened. `text`: the name of
+  /// a whole text (`-c`, a SCRIPT), for a failure that lost no command.
   mutating func recoverJournal(text: String? = nil, session: inout Session) -> Bool {
     guard let journal = output.journal, let reason = journal.failure else { return false }
     let message = "cannot write journal \(journal.shown): \(reason)"
-    if let text { diagnose(message, in: text) } else { diagnose(message, column: 1) }
+    let lost = journal.lost
     if let rebuilt = journal.rebuild() { session = rebuilt }
+    if let lost, let source = lost.source {
+      diagnose(message, at: SourceLocation(source: source, line: lost.line, column: lost.column))
+    } else if lost != nil || text == nil {
+      location = (nil, 0)
+      diagnose(message, column: 1)
+    } else if let text {
+      diagnose(message, in: text)
+    }
     return true
   }
 
-  /// After a line at the prompt, and at the end: the results out, the
-  /// journal's lines before them, and FILE flushed to disk.
-  mutating func syncJournal(session: inout Session) {
-    guard let journal = output.journal else { return }
+  /// After a line at the prompt, and at the end: the journal's lines
+  /// written and flushed to disk, then the results. True when the journal
+  /// failed (said, and the session rebuilt).
+  @discardableResult
+  mutating func syncJournal(session: inout Session) -> Bool {
+    guard let journal = output.journal else { return false }
+    if journal.flush() { journal.sync() }
     output.flush()
-    _ = recoverJournal(session: &session)
-    journal.sync()
+    return recoverJournal(session: &session)
   }
 
   mutating func changed(_ move: CursorMove?, history: History) {
-    output.journal?.record(move, in: history)
+    changed(move, history: history) { 1 }
+  }
+
+  mutating func changed(_ move: CursorMove?, history: History, column: () -> Int) {
+    let location = location
+    output.journal?.record(move, in: history) {
+      Journal.Place(source: location.source, line: location.line, column: column())
+    }
   }
 
   /// At the prompt with stderr a terminal: point at the failed command of a

@@ -14,6 +14,8 @@ func runPrompt(_ runner: inout Runner) -> Int32 {
   // Drawn on stdout when it is a terminal, else on stderr (`handsh | tee`).
   let screen: Int32 = Platform.isTerminal(1) ? 1 : 2
   runner.sink.pointsAtFailures = Platform.isTerminal(2)
+  // A result shown at the prompt is on disk first (handsh(1), JOURNAL).
+  runner.output.journal?.syncsBeforeResults = true
   let context = PromptContext(ascii: runner.options.ascii)
   var results = PromptResults(screen: screen)
   // Once stdout's reader is gone, results go on on the terminal, from the
