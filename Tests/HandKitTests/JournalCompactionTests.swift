@@ -32,11 +32,11 @@ import Testing
     return bytes
   }
 
-  /// Every version's parent, step and redo child, and the cursor.
+  /// Every version's parent, step, redo child and time, and the cursor.
   private func shape(_ history: History) -> [String] {
     (0..<history.count).map { number in
       "\(number): \(history.parent(of: number) ?? -1) \(history.commandText(of: number, ascii: true))"
-        + " redo \(history.redoChild(of: number) ?? -1)"
+        + " redo \(history.redoChild(of: number) ?? -1) at \(history.time(of: number))"
     } + ["cursor \(history.cursor)"]
   }
 
@@ -49,6 +49,10 @@ import Testing
     for round in 0..<200 {
       var lines: [String] = []
       for _ in 0..<Int.random(in: 1...80, using: &generator) {
+        // Time lines: the clock mostly goes forward, now and then back.
+        if Int.random(in: 0..<5, using: &generator) == 0 {
+          lines.append("#@ \(Int.random(in: 0...50, using: &generator))")
+        }
         if Int.random(in: 0..<6, using: &generator) == 0 {
           lines.append("goto \(Int.random(in: 0...max(lines.count, 1), using: &generator))")
         } else {
@@ -68,11 +72,16 @@ import Testing
     let lines =
       ["add", "add"] + Array(repeating: ["undo 1", "redo 1"], count: 5000).flatMap { $0 }
     let text = compact(session(lines).history)
-    #expect(String(decoding: text, as: UTF8.self) == head + "add 7H\nadd 3C\n")
+    #expect(String(decoding: text, as: UTF8.self) == head + "#@ 0\nadd 7H\nadd 3C\n")
     let branched = session(["add", "add", "undo 1", "add", "goto 2", "undo 2"])
     #expect(
       String(decoding: compact(branched.history), as: UTF8.self)
-        == head + "add 7H\nadd 3C\ngoto 1\nadd 3C\ngoto 2\ngoto 0\n")
+        == head + "#@ 0\nadd 7H\nadd 3C\ngoto 1\nadd 3C\ngoto 2\ngoto 0\n")
+    // A time line wherever the second changes from one version to the next.
+    let timed = session(["#@ 5", "add", "add", "#@ 9", "add", "#@ 3", "undo 1", "add"])
+    #expect(
+      String(decoding: compact(timed.history), as: UTF8.self)
+        == head + "#@ 5\nadd 7H\nadd 3C\n#@ 9\nadd KH\ngoto 2\n#@ 3\nadd KH\n")
   }
 
   @Test func aReaderThatStopsStopsIt() {

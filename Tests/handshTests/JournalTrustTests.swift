@@ -13,6 +13,13 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
   var binary: URL!
   let head = "#!/usr/bin/env -S handsh --seed 42 --limit 5\n"
 
+  /// NAME's text without its time lines (`#@ SECONDS`): what these tests
+  /// hold FILE to is its changes; `JournalTimeTests` holds the times.
+  func changes(_ name: String) throws -> String {
+    try text(name).split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { !$0.hasPrefix("#@ ") }.joined(separator: "\n")
+  }
+
   override func setUpWithError() throws {
     binary = try TestProcess.handshBinary()
     folder = try TestProcess.temporaryFolder()
@@ -75,7 +82,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
       let run = try handsh(["--journal", "b.hand", "-q", "-c", "add"])
       XCTAssertEqual(run.status, 2)
       XCTAssertEqual(run.err, "handsh: cannot resume from b.hand: \(message)\n")
-      XCTAssertEqual(try text("b.hand"), head + body + "\n")
+      XCTAssertEqual(try changes("b.hand"), head + body + "\n")
     }
   }
 
@@ -86,11 +93,11 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     try make("e.hand", "")
     let empty = try handsh(["--journal", "e.hand", "--seed", "42", "-q", "-c", "add; show"])
     XCTAssertEqual(empty.status, 0, empty.err)
-    XCTAssertEqual(try text("e.hand"), head + "add 7H\n")
+    XCTAssertEqual(try changes("e.hand"), head + "add 7H\n")
     try make("t.hand", head + "add 7H\ndel\u{1B}1")
     let torn = try handsh(["--journal", "t.hand", "-q", "-c", "show"])
     XCTAssertEqual(torn.err, "handsh: t.hand: dropped an incomplete last line 'del\\x1B1'\n")
-    XCTAssertEqual(try text("t.hand"), head + "add 7H\n")
+    XCTAssertEqual(try changes("t.hand"), head + "add 7H\n")
     let long = head + "add 7H\n" + String(repeating: "#", count: 65)
     try make("l.hand", long)
     let refused = try handsh(["--journal", "l.hand", "-q", "-c", "show"])
@@ -98,14 +105,14 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     XCTAssertEqual(
       refused.err,
       "handsh: cannot resume from l.hand: 3:1: incomplete last line of 65 bytes (more than 64)\n")
-    XCTAssertEqual(try text("l.hand"), long)
+    XCTAssertEqual(try changes("l.hand"), long)
     // A tail after a line that does not resume is that line's error.
     try make("b.hand", head + "del 1\nadd")
     let bad = try handsh(["--journal", "b.hand", "-q", "-c", "show"])
     XCTAssertEqual(
       bad.err, "handsh: cannot resume from b.hand: 2:1: no card at position 1 (hand has 0 cards)\n"
     )
-    XCTAssertEqual(try text("b.hand"), head + "del 1\nadd")
+    XCTAssertEqual(try changes("b.hand"), head + "del 1\nadd")
   }
 
   /// 41.2: resuming reads FILE in pieces: a journal followed by a 1 GB line
@@ -134,7 +141,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     XCTAssertEqual(run.status, 1)
     XCTAssertEqual(
       run.err, "<command line>:2:3: error: cannot write journal d.hand: Input/output error\n")
-    XCTAssertEqual(try text("d.hand"), head + "add 7H\n")
+    XCTAssertEqual(try changes("d.hand"), head + "add 7H\n")
   }
 
   /// 41.3, 47.2: the flushes are there, on FILE's descriptor, after its
@@ -148,7 +155,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
         "--journal", "n.hand", "--seed", "42", "-q", "-c", "add; add",
       ], in: folder)
     XCTAssertEqual(run.status, 0, run.err)
-    let calls = try text("trace").split(separator: "\n").map(String.init)
+    let calls = try changes("trace").split(separator: "\n").map(String.init)
     let opened = calls.first { $0.contains("n.hand") && $0.contains("O_CREAT") }
     let fd = opened.flatMap { $0.split(separator: "=").last }.map {
       $0.trimmingCharacters(in: .whitespaces)
@@ -178,7 +185,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     XCTAssertEqual(
       stopped.err, "<stdin>:1:1: error: cannot write journal s.hand: No space left on device\n")
     XCTAssertEqual(stopped.out, "")
-    XCTAssertEqual(try text("s.hand"), head)
+    XCTAssertEqual(try changes("s.hand"), head)
   }
 
   /// 41.5 with -k: the run goes on without the journal, said once.
@@ -200,14 +207,14 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
       "<stdin>:2:1: error: cannot write journal s.hand: No space left on device\n"
         + "handsh: going on without the journal s.hand (-k): it is no longer kept\n")
     XCTAssertEqual(run.out, "7♥\n3♣ 7♥\n1  3♣\n2  7♥\n")
-    XCTAssertEqual(try text("s.hand"), head + "add 7H\n")
+    XCTAssertEqual(try changes("s.hand"), head + "add 7H\n")
   }
 
   /// 41.6: FILE as its own session's stdin is refused, never read.
   func testFileIsNoInputOfItsOwnSession() throws {
     XCTAssertEqual(
       try handsh(["--journal", "j.hand", "--seed", "42", "-q", "-c", "add"]).status, 0)
-    let before = try text("j.hand")
+    let before = try changes("j.hand")
     for extra in [["-k", "-"], ["-i", "-c", "show"]] {
       let run = try TestProcess.run(
         binary, ["--journal", "j.hand", "-q"] + extra, in: folder, stdin: url("j.hand"))
@@ -218,7 +225,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     let script = try handsh(["--journal", "j.hand", "-q", "j.hand"])
     XCTAssertEqual(script.status, 2)
     XCTAssertEqual(script.err, "handsh: cannot read 'j.hand': Device or resource busy\n")
-    XCTAssertEqual(try text("j.hand"), before)
+    XCTAssertEqual(try changes("j.hand"), before)
   }
 
   /// 41.7: a lock another program holds (`flock -s`, as another user's
@@ -227,7 +234,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     let flock = try requiredTool("flock")
     XCTAssertEqual(
       try handsh(["--journal", "j.hand", "--seed", "42", "-q", "-c", "add"]).status, 0)
-    let before = try text("j.hand")
+    let before = try changes("j.hand")
     for mode in ["-s", "-x"] {
       let holder = Process()
       holder.executableURL = flock
@@ -246,7 +253,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
       XCTAssertEqual(run.status, 2, mode)
       XCTAssertEqual(run.err, "handsh: cannot use journal j.hand: locked by another program\n")
     }
-    XCTAssertTrue(try text("j.hand").hasPrefix(before))
+    XCTAssertTrue(try changes("j.hand").hasPrefix(before))
   }
 
   /// 41.10: a FILE that could not be made whole is not left behind.
@@ -268,7 +275,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     XCTAssertEqual(run.status, 1, run.err)
     XCTAssertTrue(
       run.err.hasSuffix("cannot write journal f.hand: File too large\n"), run.err)
-    let kept = try text("f.hand")
+    let kept = try changes("f.hand")
     XCTAssertEqual(kept, head)
   }
 
@@ -281,7 +288,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     XCTAssertEqual(run.status, 1)
     XCTAssertEqual(run.err, "<stdin>:1:1: error: cannot write journal s.hand: Input/output error\n")
     XCTAssertNil(status("out.hand"))
-    XCTAssertEqual(try text("s.hand"), head)
+    XCTAssertEqual(try changes("s.hand"), head)
   }
 
   /// 47.6: `save` never replaces the journal: by its name, a hard link to
@@ -297,7 +304,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
       XCTAssertEqual(run.status, 1, name)
       XCTAssertTrue(run.err.contains("cannot write \(name): "), run.err)
     }
-    XCTAssertEqual(try text("j.hand"), head + "add 7H\n")
+    XCTAssertEqual(try changes("j.hand"), head + "add 7H\n")
   }
 
   /// 47.8: `history` stops at the first failed write of its output.
@@ -312,7 +319,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
         binary.path, "--journal", "j.hand", "--seed", "42", "-q", "h.hand",
       ], in: folder)
     XCTAssertEqual(run.status, 1)
-    let writes = try text("trace").split(separator: "\n").filter { $0.contains("write(1,") }
+    let writes = try changes("trace").split(separator: "\n").filter { $0.contains("write(1,") }
     XCTAssertEqual(writes.count, 2, "\(writes.count) writes to stdout")
   }
 
@@ -334,7 +341,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
         run.err,
         "handsh: journal g was removed or replaced while in use; kept as \(kept)\n", swap)
       XCTAssertEqual(run.out, "3♣ 7♥\nK♥ 3♣ 7♥\n", swap)
-      XCTAssertEqual(try text(kept), head + "add 7H\nadd 3C\nadd KH\n", swap)
+      XCTAssertEqual(try changes(kept), head + "add 7H\nadd 3C\nadd KH\n", swap)
       let resumed = try handsh(["--journal", kept, "-q", "-c", "show"])
       XCTAssertEqual(resumed.out, "1  K♥\n2  3♣\n3  7♥\n", swap)
     }
@@ -352,7 +359,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     let size = status("c.hand")?.st_size ?? 0
     XCTAssertLessThan(size, 1 << 20)
     XCTAssertEqual(
-      try text("c.hand"),
+      try changes("c.hand"),
       head + "add 7H\nadd 3C\nadd KH\ngoto 1\nadd 3C\ngoto 3\ngoto 2\n")
     // Each check moves the kept cursor too: the plain run makes them all.
     var before = script
