@@ -102,8 +102,12 @@ final class RunPool: @unchecked Sendable {
   /// The queued runs, for tests: how many wait.
   var waiting: Int { changed.lock.held { queue.count } }
 
-  /// One thread of the pool: the latest run, again and again.
+  /// One thread of the pool: the latest run, again and again. It runs at
+  /// a lower priority than the server's own thread, so that a request is
+  /// answered at once even when every core is busy with runs.
   private func work() {
+    // On Linux a nice value is the calling thread's, not the process's.
+    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
     while true {
       let next = changed.lock.held { () -> (@Sendable () -> Void) in
         while true {
