@@ -192,6 +192,10 @@ final class Journal {
     failure = Platform.describe(code)
     lost = place
     _ = Platform.critical { ftruncate(fd, off_t(whole)) }
+    // The cut-back reaches the disk before the failure is said, so a power
+    // cut never brings back a line whose command was reported failed.
+    var result: Int32
+    repeat { result = fdatasync(fd) } while result != 0 && errno == EINTR
     size = whole
     synced = min(synced, whole)
     pending.removeAll()
