@@ -17,8 +17,11 @@ public enum JournalText {
   /// the command that made the current version of `history`, as `history`
   /// writes it (cards in ASCII). Written straight into the buffer's room,
   /// with no String and no copy, as this runs once per change of a session
-  /// (`scripts/bench`).
-  public static func appendLine(for move: CursorMove?, in history: History, to out: ByteBuffer) {
+  /// (`scripts/bench`). Returns the count of `out`'s bytes now.
+  @discardableResult
+  public static func appendLine(for move: CursorMove?, in history: History, to out: ByteBuffer)
+    -> Int
+  {
     var writer = LineWriter(base: out.room(LineWriter.capacity))
     switch move {
     case .undo(let steps): writer.put("undo ", UInt64(steps))
@@ -31,17 +34,45 @@ public enum JournalText {
     }
     writer.base[writer.count] = 0x0A
     out.grow(by: writer.count &+ 1)
+    return out.count
   }
 
   /// The line of the change that made version `number` of `history`,
   /// with its line break, appended to `out`: the lines of changes held
   /// while a text was checked are made from their versions when they go
   /// out, not kept as text meanwhile.
+  @inline(__always)
   public static func appendLine(version number: Int, in history: History, to out: ByteBuffer) {
     var writer = LineWriter(base: out.room(LineWriter.capacity))
     writer.put(history.step(of: number)) { history.seed(ofVersion: number) }
     writer.base[writer.count] = 0x0A
     out.grow(by: writer.count &+ 1)
+  }
+
+  /// The lines of the changes that made versions `numbers` of `history`,
+  /// each after the time line that goes before it (`appendTimeLine`),
+  /// appended to `out` until it holds `limit` bytes or more: the number of
+  /// the first version not written. One loop, with the time of the version
+  /// before carried along, for the changes held while a text was checked,
+  /// which are most of a journal's cost (`scripts/bench --journal`).
+  public static func appendLines(
+    versions numbers: Range<Int>, in history: History, sessionStart: Int, to out: ByteBuffer,
+    limit: Int
+  ) -> Int {
+    var number = numbers.lowerBound
+    guard number < numbers.upperBound else { return number }
+    var previous = number > 0 ? history.time(of: number &- 1) : -1
+    while number < numbers.upperBound, out.count < limit {
+      let time = history.time(of: number)
+      if number <= sessionStart || time != previous {
+        if number == 1, history.time(of: 0) != time { appendTimeLine(history.time(of: 0), to: out) }
+        appendTimeLine(time, to: out)
+      }
+      previous = time
+      appendLine(version: number, in: history, to: out)
+      number &+= 1
+    }
+    return number
   }
 
   /// Why a journal cannot be resumed: where, and the message.
@@ -231,6 +262,7 @@ private struct LineWriter {
 
   init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
 
+  @inline(__always)
   mutating func put(_ text: StaticString) {
     let bytes = text.utf8Start
     for index in 0..<text.utf8CodeUnitCount {
@@ -240,13 +272,11 @@ private struct LineWriter {
   }
 
   /// The canonical command of `step`; `seed` is a new game's.
+  @inline(__always)
   mutating func put(_ step: Step, seed: () -> UInt64) {
     switch step {
     case .start: put("start")
-    case .add(let card):
-      put("add ")
-      put(card.rank.spelling)
-      put(card.suit.letterSpelling)
+    case .add(let card): put(add: card)
     case .delete(let position): put("del ", UInt64(position))
     case .move(let from, let to):
       put("mv ", UInt64(from))
@@ -256,8 +286,44 @@ private struct LineWriter {
     }
   }
 
+  /// `add` and the card in ASCII, with no loop over its spellings: most
+  /// of a journal's lines are these.
+  @inline(__always)
+  mutating func put(add card: Card) {
+    (base[count], base[count &+ 1], base[count &+ 2], base[count &+ 3]) = (0x61, 0x64, 0x64, 0x20)
+    count &+= 4
+    let rank = card.index % 13
+    switch rank {
+    case 0: base[count] = UInt8(ascii: "A")
+    case 9:
+      base[count] = UInt8(ascii: "1")
+      count &+= 1
+      base[count] = UInt8(ascii: "0")
+    case 10: base[count] = UInt8(ascii: "J")
+    case 11: base[count] = UInt8(ascii: "Q")
+    case 12: base[count] = UInt8(ascii: "K")
+    default: base[count] = UInt8(ascii: "1") &+ rank
+    }
+    count &+= 1
+    let suits: (UInt8, UInt8, UInt8, UInt8) = (0x48, 0x44, 0x43, 0x53)  // H D C S
+    switch card.index / 13 {
+    case 0: base[count] = suits.0
+    case 1: base[count] = suits.1
+    case 2: base[count] = suits.2
+    default: base[count] = suits.3
+    }
+    count &+= 1
+  }
+
+  @inline(__always)
   mutating func put(_ text: StaticString, _ value: UInt64) {
     put(text)
+    // One digit, the usual count or place: no reversal.
+    if value < 10 {
+      base[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
+      count &+= 1
+      return
+    }
     var value = value
     let start = count
     repeat {

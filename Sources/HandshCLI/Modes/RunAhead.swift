@@ -268,44 +268,52 @@ struct HeldJournal {
   /// The lines of the moves.
   let moves = ByteBuffer(capacity: 64)
   /// In order: the moves up to `movesEnd` in `moves`, then `versions`
-  /// versions made.
+  /// versions made; the last segment is `open`, still growing.
   private(set) var segments: [(movesEnd: UInt32, versions: UInt32)] = []
+  /// The last segment, kept apart so that a change costs an increment of a
+  /// field, not an array's check of uniqueness (`scripts/bench --journal`).
+  private var open: (movesEnd: UInt32, versions: UInt32) = (0, 0)
+  /// Whether a change was held at all.
+  private(set) var isEmpty = true
 
   mutating func changed(_ move: CursorMove?, history: History) {
+    isEmpty = false
     guard let move else {
-      if segments.isEmpty { segments.append((UInt32(truncatingIfNeeded: moves.count), 0)) }
-      segments[segments.count - 1].versions &+= 1
+      open.versions &+= 1
       return
     }
-    JournalText.appendLine(for: move, in: history, to: moves)
-    let end = UInt32(truncatingIfNeeded: moves.count)
-    if let last = segments.last, last.versions == 0 {
-      segments[segments.count - 1].movesEnd = end
-    } else {
-      segments.append((end, 0))
+    if open.versions > 0 {
+      segments.append(open)
+      open.versions = 0
     }
+    // The count comes back from the append: read here, across modules, it
+    // costs a dynamic check of exclusivity a move.
+    open.movesEnd = UInt32(
+      truncatingIfNeeded: JournalText.appendLine(for: move, in: history, to: moves))
   }
-
-  var isEmpty: Bool { segments.isEmpty }
 
   /// Hands `body` the held lines in order, in pieces of whole lines
   /// written into `out`: the moves' as they are, the versions' made from
   /// `history`. `body` empties `out`, or answers false to stop.
   func write(from history: History, into out: ByteBuffer, _ body: () -> Bool) {
     var (from, version) = (0, firstVersion)
-    for segment in segments {
-      let end = Int(segment.movesEnd)
-      if end > from {
-        out.append(moves, from: from, to: end)
-        from = end
+    // The open segment last, with no copy of the others.
+    for index in 0...segments.count {
+      let segment = index < segments.count ? segments[index] : open
+      let movesEnd = Int(segment.movesEnd)
+      if movesEnd > from {
+        out.append(moves, from: from, to: movesEnd)
+        from = movesEnd
       }
-      for number in version..<version + Int(segment.versions) {
-        JournalText.appendTimeLine(
-          version: number, in: history, sessionStart: sessionStart, to: out)
-        JournalText.appendLine(version: number, in: history, to: out)
-        if out.count >= 1 << 16, !body() { return }
+      let end = version + Int(segment.versions)
+      while version < end {
+        version = JournalText.appendLines(
+          versions: version..<end, in: history, sessionStart: sessionStart, to: out,
+          limit: 1 << 16)
+        // Stopped short: `out` is full. (Its count is not read here: read
+        // across modules, it costs a dynamic check of exclusivity.)
+        if version < end, !body() { return }
       }
-      version += Int(segment.versions)
     }
   }
 }
