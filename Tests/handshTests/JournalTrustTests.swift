@@ -307,6 +307,29 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     XCTAssertEqual(try changes("j.hand"), head + "add 7H\n")
   }
 
+  /// 47.4: a checked SCRIPT's held results, more than one buffer of them
+  /// (64 KiB), go out after their journal lines: the first write of
+  /// results follows the first write of a change's line.
+  func testHeldResultsLargerThanABufferFollowTheirLines() throws {
+    let strace = try requiredTool("strace")
+    try make(
+      "big.hand", "new 1\n" + String(repeating: "add; add; add\nundo; undo; undo\n", count: 3000))
+    let run = try TestProcess.run(
+      strace,
+      [
+        "-f", "-o", "trace", "-e", "trace=pwrite64,write", "-e", "signal=none", binary.path,
+        "--journal", "j.hand", "--seed", "42", "big.hand",
+      ], in: folder)
+    XCTAssertEqual(run.status, 0, run.err)
+    XCTAssertGreaterThan(run.out.utf8.count, 1 << 16)
+    let calls = try changes("trace").split(separator: "\n")
+    let line = calls.firstIndex { $0.contains("pwrite64(") && $0.contains("add ") }
+    let result = calls.firstIndex { $0.contains("write(1,") }
+    XCTAssertNotNil(line)
+    XCTAssertNotNil(result)
+    if let line, let result { XCTAssertLessThan(line, result) }
+  }
+
   /// 47.8: `history` stops at the first failed write of its output.
   func testHistoryStopsAtTheFirstFailedWrite() throws {
     let strace = try requiredTool("strace")
