@@ -291,6 +291,34 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     XCTAssertEqual(try changes("s.hand"), head)
   }
 
+  /// 47.5: a line stops at the command whose journal write failed, not
+  /// only at its next `save` or `source`: a long line's lines fill a
+  /// buffer and are written midway (the write fails), and none of the
+  /// `new`s after it runs, seen as no getrandom(2) after the failed write.
+  func testALongLineStopsAtAFailedJournalWrite() throws {
+    let strace = try requiredTool("strace")
+    try make(
+      "stdin",
+      String(repeating: "add; undo; ", count: 8000) + String(repeating: "new; ", count: 20)
+        + "add\n")
+    let run = try TestProcess.run(
+      strace,
+      [
+        "-f", "-o", "trace", "-e", "trace=pwrite64,getrandom", "-e",
+        "inject=pwrite64:error=EIO:when=2", binary.path, "--journal", "s.hand", "--seed", "42",
+        "-q", "-",
+      ], in: folder, stdin: url("stdin"))
+    XCTAssertEqual(run.status, 1)
+    XCTAssertTrue(run.err.hasSuffix("cannot write journal s.hand: Input/output error\n"), run.err)
+    let calls = try changes("trace").split(separator: "\n")
+    let failed = calls.firstIndex { $0.contains("pwrite64(") && $0.contains("INJECTED") }
+    XCTAssertNotNil(failed, "\(calls)")
+    guard let failed else { return }
+    let after = calls[failed...].filter { $0.contains("getrandom(") }
+    XCTAssertEqual(after, [], "commands ran after the failed write")
+    XCTAssertEqual(try changes("s.hand"), head)
+  }
+
   /// 47.6: `save` never replaces the journal: by its name, a hard link to
   /// it, or /proc/self/fd/N.
   func testSaveNeverReplacesTheJournal() throws {
@@ -305,6 +333,29 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
       XCTAssertTrue(run.err.contains("cannot write \(name): "), run.err)
     }
     XCTAssertEqual(try changes("j.hand"), head + "add 7H\n")
+  }
+
+  /// 47.4: a checked SCRIPT's held results, more than one buffer of them
+  /// (64 KiB), go out after their journal lines: the first write of
+  /// results follows the first write of a change's line.
+  func testHeldResultsLargerThanABufferFollowTheirLines() throws {
+    let strace = try requiredTool("strace")
+    try make(
+      "big.hand", "new 1\n" + String(repeating: "add; add; add\nundo; undo; undo\n", count: 3000))
+    let run = try TestProcess.run(
+      strace,
+      [
+        "-f", "-o", "trace", "-e", "trace=pwrite64,write", "-e", "signal=none", binary.path,
+        "--journal", "j.hand", "--seed", "42", "big.hand",
+      ], in: folder)
+    XCTAssertEqual(run.status, 0, run.err)
+    XCTAssertGreaterThan(run.out.utf8.count, 1 << 16)
+    let calls = try changes("trace").split(separator: "\n")
+    let line = calls.firstIndex { $0.contains("pwrite64(") && $0.contains("add ") }
+    let result = calls.firstIndex { $0.contains("write(1,") }
+    XCTAssertNotNil(line)
+    XCTAssertNotNil(result)
+    if let line, let result { XCTAssertLessThan(line, result) }
   }
 
   /// 47.8: `history` stops at the first failed write of its output.

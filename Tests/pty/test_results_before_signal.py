@@ -243,3 +243,67 @@ def test_a_signal_at_random_moments_writes_whole_results_in_order(tmp_path):
         # last line cut: a pipe, not a terminal.)
         assert reference.startswith(out), len(out)
     assert ended > 0
+
+
+def test_a_signal_at_each_look_after_a_command_writes_its_result(tmp_path):
+    # Issue 47.15: the count of waiting results is said before the signal
+    # is looked at. Said after, a signal between the look and the count
+    # finds the count of the command before, and the result of the one just
+    # done is lost: a window of a few instructions, which no signal sent
+    # from outside hits at will (the random test above never did).
+    # HANDSH_TEST_SIGNAL_AT=N raises SIGTERM as the Nth look begins, the
+    # latest moment a signal can come before it. On stdin from a pipe the
+    # first look is the flush before the first read; look k + 1 follows
+    # the k-th command of the line, whose results are all made by then.
+    results = ["8♠", "K♠ 8♠", "4♠ K♠ 8♠", "9♣ 4♠ K♠ 8♠"]
+    full = subprocess.run(
+        [str(handsh_binary()), "--seed", "5", "--color=never", "-"],
+        input=b"add; add; add; add\n",
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=30,
+    )
+    assert full.stdout.decode().splitlines() == results, full
+    for done in range(0, len(results) + 1):
+        run = subprocess.run(
+            [str(handsh_binary()), "--seed", "5", "--color=never", "-"],
+            input=b"add; add; add; add\n",
+            cwd=tmp_path,
+            capture_output=True,
+            timeout=30,
+            env=dict(os.environ, HANDSH_TEST_SIGNAL_AT=str(done + 1)),
+        )
+        assert ended_by(run.returncode, "SIGTERM"), (done, run.returncode, run.stderr)
+        assert run.stdout.decode().splitlines() == results[:done], done
+
+
+def test_a_signal_whose_journal_lines_cannot_be_written_writes_no_results(tmp_path):
+    # Issue 47.3: on a signal, the held results go out only after their
+    # journal lines; when that write fails, none goes out (the commands
+    # are lost with their lines). The signal lands at the third look
+    # (HANDSH_TEST_SIGNAL_AT), after `add` made 7♥: without a fault that
+    # result is written; with the journal's line write failing (EIO from
+    # strace's injection at the second pwrite64, the first being line 1),
+    # nothing is.
+    def run(*faults):
+        journal = tmp_path / "s.hand"
+        if journal.exists():
+            journal.unlink()
+        return subprocess.run(
+            [strace(), "-f", "-o", "/dev/null"] + [a for f in faults for a in ("-e", f)]
+            + [str(handsh_binary()), "--journal", "s.hand", "--seed", "42", "-"],
+            input=b"add; add; add\n",
+            cwd=tmp_path,
+            capture_output=True,
+            timeout=30,
+            env=dict(os.environ, HANDSH_TEST_SIGNAL_AT="3"),
+        )
+
+    shown = run()
+    assert ended_by(shown.returncode, "SIGTERM"), shown
+    assert shown.stdout.decode() == "7♥\n"
+    lost = run("inject=pwrite64:error=EIO:when=2")
+    assert ended_by(lost.returncode, "SIGTERM"), lost
+    assert lost.stdout == b""
+    lines = (tmp_path / "s.hand").read_text().splitlines()
+    assert lines == ["#!/usr/bin/env -S handsh --seed 42 --limit 5"], lines

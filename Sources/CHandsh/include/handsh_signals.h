@@ -53,7 +53,11 @@ int handsh_signal_waiting(void);
 /// once, by the first.
 void handsh_results_waiting(unsigned long count);
 
-/// The signal held while results waited (0: none).
+/// The signal held while results waited (0: none). For tests only, the
+/// environment variable HANDSH_TEST_SIGNAL_AT=N (read at
+/// handsh_signals_start) raises SIGTERM as the Nth call begins: the
+/// latest moment a signal can come before the look, which no signal sent
+/// from outside can hit at will.
 int handsh_signal_held(void);
 
 /// How many bytes of results waited when the held signal came.
