@@ -194,8 +194,7 @@ final class Journal {
     _ = Platform.critical { ftruncate(fd, off_t(whole)) }
     // The cut-back reaches the disk before the failure is said, so a power
     // cut never brings back a line whose command was reported failed.
-    var result: Int32
-    repeat { result = fdatasync(fd) } while result != 0 && errno == EINTR
+    while fdatasync(fd) != 0, errno == EINTR {}
     size = whole
     synced = min(synced, whole)
     pending.removeAll()
