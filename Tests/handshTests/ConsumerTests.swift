@@ -7,19 +7,7 @@ import XCTest
 /// xml.etree, xmllint and junitparser, the diff by GNU `patch` and
 /// `git apply`. Each name and each value reads back exactly, and no name
 /// can turn a failure into a pass.
-final class ConsumerTests: XCTestCase, FolderTestCase {
-  var binary: URL!
-  var folder: URL!
-
-  override func setUpWithError() throws {
-    binary = try TestProcess.handshBinary()
-    folder = try TestProcess.temporaryFolder()
-  }
-
-  override func tearDownWithError() throws {
-    if let folder { try? FileManager.default.removeItem(at: folder) }
-  }
-
+final class ConsumerTests: FolderTests {
   /// A tool on the PATH (as scripts/bootstrap installs it): missing, a skip,
   /// and a failure in CI.
   private func tool(_ name: String) throws -> URL {

@@ -14,23 +14,7 @@ import XCTest
 /// that never writes what `--test` refuses, names kept apart, a file that
 /// is not regular named twice, and what GNU patch cannot take.
 /// scripts/ci-scale runs the whole-size cases (1,000 files, 64 MiB).
-final class GoldenScaleTests: XCTestCase, FolderTestCase {
-  var binary: URL!
-  var folder: URL!
-
-  override func setUpWithError() throws {
-    binary = try TestProcess.handshBinary()
-    folder = try TestProcess.temporaryFolder()
-  }
-
-  override func tearDownWithError() throws {
-    if let folder { try? FileManager.default.removeItem(at: folder) }
-  }
-
-  private func handsh(_ arguments: [String]) throws -> TestRun {
-    try TestProcess.run(binary, arguments, in: folder)
-  }
-
+final class GoldenScaleTests: FolderTests {
   /// t/a.hand fails at once, t/b.hand passes, t/z.hand runs for hours:
   /// each of its lines sources 100 times a file of 1,000 `undo; redo`.
   private func makeSlowTree() throws {

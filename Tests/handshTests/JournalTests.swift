@@ -8,23 +8,7 @@ import XCTest
 /// else wrong stops the resume with its line and column; the usage errors
 /// and refusals; and write-ahead: a command's line reaches FILE before its
 /// result reaches stdout.
-final class JournalTests: XCTestCase, FolderTestCase {
-  var folder: URL!
-  var binary: URL!
-
-  override func setUpWithError() throws {
-    binary = try TestProcess.handshBinary()
-    folder = try TestProcess.temporaryFolder()
-  }
-
-  override func tearDownWithError() throws {
-    if let folder { try? FileManager.default.removeItem(at: folder) }
-  }
-
-  private func handsh(_ arguments: [String]) throws -> TestRun {
-    try TestProcess.run(binary, arguments, in: folder)
-  }
-
+final class JournalTests: FolderTests {
   /// A random session of `count` commands: branches, gotos, `earlier` and
   /// `later` (a day, across the whole test's versions, goes as far as
   /// they go), news, limits, a sourced file and commands that fail (run

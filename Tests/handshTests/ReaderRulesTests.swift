@@ -7,19 +7,7 @@ import XCTest
 /// after a long YAML value, the JUnit schema Jenkins validates with, JUnit
 /// names, a JUnit text node under libxml2's limit, report headers that plain
 /// `git apply` and `patch -p0` apply through links, and `--shard K/N`.
-final class ReaderRulesTests: XCTestCase, FolderTestCase {
-  var binary: URL!
-  var folder: URL!
-
-  override func setUpWithError() throws {
-    binary = try TestProcess.handshBinary()
-    folder = try TestProcess.temporaryFolder()
-  }
-
-  override func tearDownWithError() throws {
-    if let folder { try? FileManager.default.removeItem(at: folder) }
-  }
-
+final class ReaderRulesTests: FolderTests {
   private func tool(_ name: String) throws -> URL {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     return try requiredTool(name, in: path.split(separator: ":").map(String.init))
@@ -35,10 +23,6 @@ final class ReaderRulesTests: XCTestCase, FolderTestCase {
       throw XCTSkip(why)
     }
     return python
-  }
-
-  private func handsh(_ arguments: [String]) throws -> TestRun {
-    try TestProcess.run(binary, arguments, in: folder)
   }
 
   /// The plain report's diff of one file (its stdout without the summary).

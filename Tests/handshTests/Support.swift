@@ -190,6 +190,27 @@ extension TestProcess {
 
 /// A test case that works in a temporary folder of its own (`folder`) with
 /// the built `handsh` (`binary`), and the helpers such tests share.
+/// A test class of end-to-end runs, each test in a temporary folder of its
+/// own (removed after it) with the built binary: `handsh` runs it there.
+class FolderTests: XCTestCase, FolderTestCase {
+  var binary: URL!
+  var folder: URL!
+
+  override func setUpWithError() throws {
+    binary = try TestProcess.handshBinary()
+    folder = try TestProcess.temporaryFolder()
+  }
+
+  override func tearDownWithError() throws {
+    if let folder { try? FileManager.default.removeItem(at: folder) }
+  }
+
+  /// Runs the binary with `arguments` in the test's folder.
+  func handsh(_ arguments: [String]) throws -> TestRun {
+    try TestProcess.run(binary, arguments, in: folder)
+  }
+}
+
 protocol FolderTestCase: AnyObject {
   var folder: URL! { get }
   var binary: URL! { get }

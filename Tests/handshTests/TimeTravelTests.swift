@@ -11,23 +11,7 @@ import XCTest
 /// version was made, the clock going back included: what the binary does
 /// is checked against the rule, version by version, so nothing depends on
 /// how fast a test runs. And the time lines a journal writes and reads.
-final class TimeTravelTests: XCTestCase, FolderTestCase {
-  var folder: URL!
-  var binary: URL!
-
-  override func setUpWithError() throws {
-    binary = try TestProcess.handshBinary()
-    folder = try TestProcess.temporaryFolder()
-  }
-
-  override func tearDownWithError() throws {
-    if let folder { try? FileManager.default.removeItem(at: folder) }
-  }
-
-  private func handsh(_ arguments: [String]) throws -> TestRun {
-    try TestProcess.run(binary, arguments, in: folder)
-  }
-
+final class TimeTravelTests: FolderTests {
   /// Sets NAME's modification time.
   private func setModified(_ name: String, to seconds: Int) {
     var times = [
