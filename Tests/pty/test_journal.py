@@ -93,7 +93,9 @@ def traced_session(box, trace, *inject):
     faults = [word for fault in inject for word in ("-e", "inject=" + fault)]
     child = pexpect.spawn(
         strace,
-        ["-f", "-o", str(trace), "-e", "trace=fdatasync,pwrite64,write", "-e", "signal=none"]
+        # -s 256: a change's write may start with time lines (`#@ SECONDS`).
+        ["-f", "-s", "256", "-o", str(trace), "-e", "trace=fdatasync,pwrite64,write",
+         "-e", "signal=none"]
         + faults
         + [str(box.binary), "--color=never", "--journal", "game.hand", "--seed", "42"],
         env=box.env(box.history, None),
