@@ -161,7 +161,9 @@ final class JournalTests: FolderTests {
     let run = try TestProcess.run(
       strace,
       [
-        "-f", "-o", "trace", "-e", "trace=pwrite64,write", "-e", "signal=none", binary.path,
+        // -s 256: a write may start with time lines (`#@ SECONDS`).
+        "-f", "-s", "256", "-o", "trace", "-e", "trace=pwrite64,write", "-e", "signal=none",
+        binary.path,
         "--journal", "j.hand", "--seed", "42", "-c", "add; add; show; add",
       ], in: folder)
     XCTAssertEqual(run.status, 0, run.err)
