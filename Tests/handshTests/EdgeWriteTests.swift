@@ -114,7 +114,9 @@ final class EdgeWriteTests: XCTestCase, FolderTestCase {
     XCTAssertEqual(kind("ff"), S_IFIFO)
   }
 
-  /// `save /dev/stdout` with stdout a pipe whose reader has already gone:
+  /// `save` into handsh's own stdout (through `out`, a link in the test's
+  /// folder to `/proc/self/fd/1`, as `/dev/stdout` is one: no test aims a
+  /// write at the machine's /dev) with stdout a pipe whose reader has gone:
   /// `Broken pipe`, status 1, and the script stops there, so the next save
   /// never happens. (Caught the mutant that counted EPIPE on one of
   /// handsh's own streams as success: the save was lost silently, status
@@ -128,17 +130,19 @@ final class EdgeWriteTests: XCTestCase, FolderTestCase {
       os.execv(sys.argv[1], sys.argv[1:])
       """
     try make("closed.py", closedReader)
+    try FileManager.default.createSymbolicLink(
+      atPath: path("out"), withDestinationPath: "/proc/self/fd/1")
     let (executable, arguments) = TestProcess.withReadOnlyDev(
       URL(fileURLWithPath: "/usr/bin/env"),
       [
         "python3", "closed.py", binary.path, "-s", "1", "-q", "-c",
-        "add; save /dev/stdout; add; save kept.hand",
+        "add; save out; add; save kept.hand",
       ])
     let result = try TestProcess.run(executable, arguments, in: folder)
     XCTAssertFalse(result.timedOut)
     XCTAssertNil(result.signal, "handsh died of a signal")
     XCTAssertEqual(
-      result.err, "<command line>:1:6: error: cannot write /dev/stdout: Broken pipe\n")
+      result.err, "<command line>:1:6: error: cannot write out: Broken pipe\n")
     XCTAssertEqual(result.status, 1)
     XCTAssertNil(status("kept.hand"), "the script went on after the failed save")
   }
