@@ -8,9 +8,19 @@ protocol LoggingSink: CommandSink {
   var log: [String] { get set }
   /// How a syntax error at `column` is logged.
   func logged(_ message: String, column: Int) -> String
+  /// FILE's bytes for `source`, from the test's files.
+  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure>
+  /// The seed of a `new` without one, typed or sourced alike.
+  mutating func freshSeed() -> UInt64
 }
 
 extension LoggingSink {
+  mutating func readSource(_ file: String) -> Result<SourcedText, ReadFailure> {
+    read(file).map { SourcedText(bytes: $0) }
+  }
+
+  mutating func freshSeed(sourced: Bool) -> UInt64 { freshSeed() }
+
   /// Moves what the commands wrote so far into `log`, a line an entry.
   mutating func takeOutput() {
     guard !out.isEmpty else { return }

@@ -193,7 +193,9 @@ struct CaptureSink<Effects: GoldenEffects>: CommandSink {
     return nil
   }
 
-  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> { effects.read(file) }
+  mutating func readSource(_ file: String) -> Result<SourcedText, ReadFailure> {
+    effects.read(file).map { SourcedText(bytes: $0) }
+  }
 
-  mutating func freshSeed() -> UInt64 { seeds.next() }
+  mutating func freshSeed(sourced: Bool) -> UInt64 { seeds.next() }
 }

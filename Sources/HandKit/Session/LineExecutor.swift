@@ -38,16 +38,6 @@ public struct LineExecutor: Sendable {
     return errors
   }
 
-  /// Runs the commands of a line already checked for syntax errors. The
-  /// first failed command ends the line unless `keepGoing` (a script's `-k`).
-  @inlinable public mutating func run<Sink: CommandSink>(
-    _ line: UnsafeBufferPointer<UInt8>, knownASCII: Bool = false, keepGoing: Bool = false,
-    sink: inout Sink
-  ) -> LineEnd {
-    var failed = false
-    return run(line, knownASCII: knownASCII, keepGoing: keepGoing, failed: &failed, sink: &sink)
-  }
-
   /// The one step that runs a line's commands, for every runner of lines
   /// in the core (stdin and the prompt through `run`, a sourced FILE, a
   /// golden test): as `run`, and sets `failed` when a command failed, which

@@ -123,11 +123,11 @@ private struct ForecastSink: CommandSink {
     "not written by a forecast"
   }
 
-  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> {
+  mutating func readSource(_ file: String) -> Result<SourcedText, ReadFailure> {
     .failure(ReadFailure("not read by a forecast"))
   }
 
-  mutating func freshSeed() -> UInt64 { seeds.next() }
+  mutating func freshSeed(sourced: Bool) -> UInt64 { seeds.next() }
 
   mutating func commandDone() -> Bool {
     out.removeAll(keepingCapacity: true)

@@ -43,17 +43,6 @@ public struct Session: Sendable {
 
   public var current: Version { history.current }
 
-  /// Runs `command`; on failure nothing changes.
-  package mutating func run(
-    _ command: Command, freshSeed: () -> UInt64
-  ) -> Result<Outcome, CommandError> {
-    do throws(CommandError) {
-      return .success(try apply(command, freshSeed: freshSeed))
-    } catch {
-      return .failure(error)
-    }
-  }
-
   /// Runs `command`, throwing its failure; on failure nothing changes.
   public mutating func apply(
     _ command: consuming Command, freshSeed: () -> UInt64

@@ -75,10 +75,6 @@ struct HeldOutput: CommandSink {
   static let chunkBytes = 1 << 16
   static let chunkLines = 1 << 13
 
-  mutating func changed(_ move: CursorMove?, history: History) {
-    changed(move, history: history) { 1 }
-  }
-
   mutating func changed(_ move: CursorMove?, history: History, column: () -> Int) {
     if firstChange == nil { firstChange = (line, column()) }
     journal.changed(move, history: history)
@@ -95,12 +91,12 @@ struct HeldOutput: CommandSink {
     "not run while the text is checked"
   }
 
-  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> {
+  mutating func readSource(_ file: String) -> Result<SourcedText, ReadFailure> {
     // Never reached: a source pauses the run ahead.
     .failure(ReadFailure("not run while the text is checked"))
   }
 
-  mutating func freshSeed() -> UInt64 { UInt64.random(in: .min ... .max) }
+  mutating func freshSeed(sourced: Bool) -> UInt64 { UInt64.random(in: .min ... .max) }
 
   mutating func writeHandLine(_ history: History, renderer: Renderer) {
     lines.append(

@@ -78,15 +78,10 @@ struct ProcessSink: CommandSink {
     Platform.printError(diagnostic(message, in: source), to: errors)
   }
 
-  /// What `CommandSink` asks for; `source` calls `readSource`, below.
-  /// Nothing more runs once the journal could not take the lines of the
-  /// commands before (handsh(1), JOURNAL): not a `source`, not a `save`.
-  mutating func read(_ file: String) -> Result<[UInt8], ReadFailure> {
-    readSource(file).map(\.bytes)
-  }
-
   /// Results made so far go out before a `source` starts reading its
-  /// file, which may take long or wait (handsh(1), OUTPUT).
+  /// file, which may take long or wait (handsh(1), OUTPUT). Nothing more
+  /// runs once the journal could not take the lines of the commands
+  /// before (handsh(1), JOURNAL): not a `source`, not a `save`.
   mutating func readSource(_ file: String) -> Result<SourcedText, ReadFailure> {
     output.flush()
     if journalFailed { return .failure(ReadFailure(Journal.stopped)) }
@@ -110,8 +105,6 @@ struct ProcessSink: CommandSink {
     effects?.append(.save(failure: failure))
     return failure
   }
-
-  mutating func freshSeed() -> UInt64 { freshSeed(sourced: false) }
 
   mutating func freshSeed(sourced: Bool) -> UInt64 {
     let seed = UInt64.random(in: .min ... .max)
@@ -210,10 +203,6 @@ struct ProcessSink: CommandSink {
     if journal.flush() { journal.sync() }
     output.flush()
     return recoverJournal(session: &session)
-  }
-
-  mutating func changed(_ move: CursorMove?, history: History) {
-    changed(move, history: history) { 1 }
   }
 
   mutating func changed(_ move: CursorMove?, history: History, column: () -> Int) {

@@ -77,12 +77,6 @@ struct Runner {
     return source == nil && end == .failed ? .finished : end
   }
 
-  /// Runs the commands of a line already checked for syntax errors.
-  mutating func run(_ line: Line, source: String?) -> LineEnd {
-    var lines = OneLine(line: line)
-    return run(&lines, source: source, rules: rules(source: source, checked: true))
-  }
-
   /// After a journal write that failed (handsh(1), JOURNAL): says so, and
   /// rebuilds the session from FILE. True when that happened.
   mutating func recoverJournal(text: String? = nil) -> Bool {
