@@ -5,7 +5,7 @@
 //
 // Every input runs as each of these:
 //   -  a SCRIPT and stdin: `Runner.runText` (the run-ahead check of a whole
-//      text, `RunAhead`, `LineExecutor`) and `Runner.runStream` fed the same
+//      text, `RunAhead`, `LineExecutor`) and `Runner.runLines` fed the same
 //      bytes in random chunks through the real `LineSplitter`; where the text
 //      is free of syntax errors, both must print the same and end in the
 //      same state;
@@ -378,7 +378,7 @@ private func fuzzScriptAndStdin(_ input: [UInt8], _ arguments: [String], seed: U
   resetOutput()
   var stream = makeRunner(arguments, seed: seed)
   var lines = ChunkedLines(input: input, random: SplitMix64(seed: seed ^ 0x5EED))
-  let streamFlow = stream.runStream(&lines, name: "s.hand")
+  let streamFlow = stream.runLines(&lines, source: "s.hand", stream: true)
   stream.output.flush()
   checkHistory(stream.session.history, "after stdin")
   guard runsAlike(input) else { return }

@@ -23,6 +23,22 @@ extension LineExecutor {
     sink: inout Sink
   ) -> LineEnd {
     var failed = false
-    return run(line, knownASCII: knownASCII, keepGoing: keepGoing, failed: &failed, sink: &sink)
+    return runLine(
+      line, knownASCII: knownASCII, keepGoing: keepGoing, failed: &failed, sink: &sink)
+  }
+
+  /// `runLine`, by the name the tests knew it by.
+  mutating func run<Sink: CommandSink>(
+    _ line: UnsafeBufferPointer<UInt8>, knownASCII: Bool, keepGoing: Bool, failed: inout Bool,
+    sink: inout Sink
+  ) -> LineEnd {
+    runLine(line, knownASCII: knownASCII, keepGoing: keepGoing, failed: &failed, sink: &sink)
+  }
+
+  /// `runLines`, by the name the tests knew it by.
+  mutating func run<Source: LineSource, Sink: CommandSink>(
+    lines: inout Source, rules: LineRules, sink: inout Sink
+  ) -> (end: LineEnd, failed: Bool) {
+    runLines(&lines, rules: rules, sink: &sink)
   }
 }

@@ -162,7 +162,7 @@ extension GoldenFile {
       defer { sink.observe = nil }
       text.withUnsafeBufferPointer { buffer in
         var lines = GoldenInputs(file: self, text: buffer)
-        _ = executor.run(lines: &lines, rules: .prompt, sink: &sink)
+        _ = executor.runLines(&lines, rules: .prompt, sink: &sink)
         // After `quit` or an overflow nothing runs; the editor still sees
         // each line left, until it asks to stop.
         guard !sink.observerStopped, !sink.abandoned else { return }

@@ -38,11 +38,13 @@ public struct LineExecutor: Sendable {
     return errors
   }
 
-  /// The one step that runs a line's commands, for every runner of lines
-  /// in the core (stdin and the prompt through `run`, a sourced FILE, a
-  /// golden test): as `run`, and sets `failed` when a command failed, which
-  /// with `keepGoing` the line's end does not say.
-  @inlinable public mutating func run<Sink: CommandSink>(
+  /// Runs the commands of a line already checked for syntax errors: the
+  /// one step for every runner of lines in the core (stdin, the prompt, a
+  /// sourced FILE, a golden test, through `runLines`). The first failed
+  /// command ends the line unless `keepGoing` (a script's `-k`); `failed`
+  /// is set when a command failed, which with `keepGoing` the line's end
+  /// does not say.
+  @inlinable public mutating func runLine<Sink: CommandSink>(
     _ line: UnsafeBufferPointer<UInt8>, knownASCII: Bool, keepGoing: Bool, failed: inout Bool,
     sink: inout Sink
   ) -> LineEnd {
@@ -51,7 +53,8 @@ public struct LineExecutor: Sendable {
       let item = parser.nextItem()
       if case .end = item { break }
       guard case .command(let command, let span) = item else { continue }
-      let end = run(command, span: span, parser: &parser, keepGoing: keepGoing, sink: &sink)
+      let end = runCommand(
+        command, span: span, parser: &parser, keepGoing: keepGoing, sink: &sink)
       if end == .failed { failed = true }
       guard end.goesOn(keepGoing: keepGoing) else { return end }
     }
@@ -61,7 +64,7 @@ public struct LineExecutor: Sendable {
   /// Runs one command that `parser` has just read (`span` holds its
   /// words): echoes it, applies it, shows the outcome or reports the failure.
   /// `keepGoing` (`-k`) lets a sourced file go on after a failed command.
-  @inlinable public mutating func run<Sink: CommandSink>(
+  @inlinable public mutating func runCommand<Sink: CommandSink>(
     _ command: consuming Command, span: Range<Int>, parser: inout LineParser,
     keepGoing: Bool = false, sink: inout Sink
   ) -> LineEnd {
@@ -173,7 +176,7 @@ public struct LineExecutor: Sendable {
       lines.ascii = ascii
       let rules = LineRules(checksEachLine: false, keepGoing: keepGoing, failureStops: !keepGoing)
       // `quit` ends FILE only; a failed command, FILE and its `source`.
-      let (end, failed) = run(lines: &lines, rules: rules, sink: &sink)
+      let (end, failed) = runLines(&lines, rules: rules, sink: &sink)
       if end == .stopped { return false }
       if failed { throw .sourceFailed }
       return true
@@ -183,7 +186,7 @@ public struct LineExecutor: Sendable {
   /// Shows what an outcome asks for.
   @usableFromInline func show<Sink: CommandSink>(_ outcome: Outcome, sink: inout Sink) {
     switch outcome {
-    // `run` writes the hand line.
+    // `runCommand` writes the hand line.
     case .changed, .nothing, .quit: break
     case .show: renderer.writeShow(session.history, to: &sink.out)
     case .deck: renderer.writeDeck(session.history, to: &sink.out)

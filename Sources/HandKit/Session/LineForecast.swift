@@ -75,7 +75,7 @@ extension Session {
         forecast.unknown = .reachesOut
         break
       }
-      let end = executor.run(command, span: span, parser: &parser, sink: &sink)
+      let end = executor.runCommand(command, span: span, parser: &parser, sink: &sink)
       if sink.problem != nil || end != .finished { break }
       if stop() {
         forecast.unknown = .stopped

@@ -1,4 +1,4 @@
-/// The ways the runs of lines differ (`LineExecutor.run(lines:rules:sink:)`),
+/// The ways the runs of lines differ (`LineExecutor.runLines(_:rules:sink:)`),
 /// as data: stdin, the prompt, a sourced FILE and a golden file share the
 /// loop and differ only here and in their sink.
 public struct LineRules: Sendable {
@@ -38,8 +38,8 @@ extension LineExecutor {
   /// FILE's lines answer to the line that sourced it. Returns how the last
   /// line that ran ended (`.finished` if none) and whether a command or
   /// line failed.
-  @inlinable public mutating func run<Source: LineSource, Sink: CommandSink>(
-    lines: inout Source, rules: LineRules, sink: inout Sink
+  @inlinable public mutating func runLines<Source: LineSource, Sink: CommandSink>(
+    _ lines: inout Source, rules: LineRules, sink: inout Sink
   ) -> (end: LineEnd, failed: Bool) {
     let outermost = sources.isEmpty
     var end = LineEnd.finished
@@ -66,7 +66,7 @@ extension LineExecutor {
           ran = nil
         } else {
           if outermost { sink.lineChecked() }
-          end = run(
+          end = runLine(
             line.bytes, knownASCII: line.isASCII, keepGoing: rules.keepGoing, failed: &failed,
             sink: &sink)
           if end == .failed { failed = true }

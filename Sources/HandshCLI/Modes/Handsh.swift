@@ -145,7 +145,7 @@ package enum Handsh {
       }
       runner.recorder = Recorder(file: file, runner: runner)
     }
-    var status = run(mode, &runner)
+    var status = runMode(mode, &runner)
     // The output first: the recording's FILE may be stdout by name.
     runner.output.flush()
     // The journal to disk at the end: a failure there is a failed write.
@@ -172,7 +172,7 @@ package enum Handsh {
     return 2
   }
 
-  private static func run(_ mode: Mode, _ runner: inout Runner) -> Int32 {
+  private static func runMode(_ mode: Mode, _ runner: inout Runner) -> Int32 {
     switch mode {
     case .help, .version:
       runner.output.buffer.append(
@@ -186,10 +186,10 @@ package enum Handsh {
     case .test:
       return GoldenTestRun(options: runner.options).run(&runner.output)
     case .lsp:
-      return ServerLoop.run(ascii: runner.options.ascii)
+      return ServerLoop.serve(ascii: runner.options.ascii)
     case .stdin:
       var stdin = StreamLines(fd: 0)
-      _ = runner.runStream(&stdin, name: "<stdin>")
+      _ = runner.runLines(&stdin, source: "<stdin>", stream: true)
       if let failure = stdin.failure { return readFailed(failure, &runner) }
       return runner.failed ? 1 : 0
     case .text(let source, let interactive):
@@ -215,7 +215,7 @@ package enum Handsh {
       }
       // -i without a terminal: go on with stdin, as the prompt would.
       var stdin = StreamLines(fd: 0)
-      _ = runner.runStream(&stdin, name: nil)
+      _ = runner.runLines(&stdin, source: nil, stream: true)
       if let failure = stdin.failure { return readFailed(failure, &runner) }
       return 0
     }

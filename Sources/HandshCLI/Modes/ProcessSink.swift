@@ -18,7 +18,7 @@ struct ProcessSink: CommandSink {
   var keepGoing = false
   /// The source and line number diagnostics point at; no source at the prompt.
   var location: (source: String?, line: Int) = (nil, 0)
-  /// The source whose lines run (`LineExecutor.run(lines:rules:sink:)`):
+  /// The source whose lines run (`LineExecutor.runLines(_:rules:sink:)`):
   /// where each line's diagnostics point.
   var lineSource: String?
   /// Whether any diagnostic was written (exit status 1).

@@ -83,7 +83,7 @@ struct RunAhead {
   }
 
   /// Runs the command at `position` now, if it can be taken back.
-  mutating func run(
+  mutating func runCommand(
     _ command: consuming Command, span: Range<Int>, parser: inout LineParser,
     at position: TextPosition,
     executor: inout LineExecutor
@@ -96,7 +96,7 @@ struct RunAhead {
     guard sink.heldBytes < RunAhead.holdLimit else { return pause(at: position) }
     let mark = (sink.out.count, sink.lines.count)
     sink.line = position.line
-    if executor.run(consume command, span: span, parser: &parser, sink: &sink) == .failed {
+    if executor.runCommand(consume command, span: span, parser: &parser, sink: &sink) == .failed {
       // A failed command changed nothing; it runs again, and reports, later.
       sink.out.removeSubrange(mark.0...)
       sink.lines.removeSubrange(mark.1...)

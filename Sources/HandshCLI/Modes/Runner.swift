@@ -9,7 +9,7 @@ import HandKit
 
 /// Runs lines through the session and writes what they show. Stdin and the
 /// prompt go line by line through the core's one loop over lines
-/// (`LineExecutor.run(lines:rules:sink:)`, which `source` and golden tests
+/// (`LineExecutor.runLines(_:rules:sink:)`, which `source` and golden tests
 /// share), with the rules of each mode as data (`LineRules`); a SCRIPT and
 /// `-c` are checked whole as they are read, their commands run ahead
 /// meanwhile (`runText`, `runScript`).
@@ -67,13 +67,17 @@ struct Runner {
   }
 
   /// Runs lines through the core's one loop, as lines of `source` (nil at
-  /// the prompt), by `rules`. At the prompt a failed line counts as
-  /// finished.
-  mutating func run<Source: LineSource>(
-    _ lines: inout Source, source: String?, rules: LineRules
+  /// the prompt), by their `rules`: stdin as lines arrive (a `stream`,
+  /// where `--check` holds), each line checked, then run, before the next
+  /// is read; a line entered at the prompt. With no `source`, the
+  /// prompt's rules: errors read `error: MESSAGE`, the session goes on, and
+  /// a failed line counts as finished.
+  mutating func runLines<Source: LineSource>(
+    _ lines: inout Source, source: String?, checked: Bool = false, stream: Bool = false
   ) -> LineEnd {
     sink.lineSource = source
-    let end = executor.run(lines: &lines, rules: rules, sink: &sink).end
+    let rules = rules(source: source, checked: checked, stream: stream)
+    let end = executor.runLines(&lines, rules: rules, sink: &sink).end
     return source == nil && end == .failed ? .finished : end
   }
 
@@ -91,7 +95,7 @@ struct Runner {
     defer { sink.enteredLine = nil }
     let end = bytes.withUnsafeBufferPointer { buffer -> LineEnd in
       var lines = OneLine(line: Line(number: 1, bytes: buffer))
-      return run(&lines, source: nil, rules: rules(source: nil))
+      return runLines(&lines, source: nil)
     }
     guard bytes.count <= lineLimit else { return .finished }
     recorder?.entered(bytes, effects: sink.effects ?? [])
@@ -164,12 +168,13 @@ struct Runner {
     defer { state.limit = limit }
     // A scope of its own: `lines` shares the text, and must be gone before
     // the text is cut, or the cut would copy it.
-    let tooLong: Int? = {
+    let tooLong: Int?
+    do {
       var lines = TextLines(text: text)
       lines.partial = !final
       lines.start(atOffset: state.next.offset, line: state.next.line)
       defer { state.next = lines.next }
-      return forEachItem(&lines) { position, item, parser, line in
+      tooLong = forEachItem(&lines) { position, item, parser, line in
         // Consumed: a command's words go to the run without a copy, and
         // there is no item left to destroy.
         switch consume item {
@@ -178,12 +183,13 @@ struct Runner {
           report(error.message, line: line.number, column: error.column, source: name)
           state.ahead.pause(at: position)
         case .command(let command, let span):
-          state.ahead.run(command, span: span, parser: &parser, at: position, executor: &executor)
+          state.ahead.runCommand(
+            command, span: span, parser: &parser, at: position, executor: &executor)
         case .end: break
         }
         return true
       }
-    }()
+    }
     if state.next.offset > 0, state.ahead.pausedAt == nil || limit.errors > 0 {
       text.removeSubrange(..<min(state.next.offset, text.count))
       state.next.offset = 0
@@ -227,19 +233,12 @@ struct Runner {
         return true
       }
       sink.location = (name, line.number)
-      end = executor.run(
+      end = executor.runCommand(
         command, span: span, parser: &parser, keepGoing: options.keepGoing, sink: &sink)
       if recoverJournal() { end = .stopped }
       return end.goesOn(keepGoing: options.keepGoing)
     }
     return end.goesOn(keepGoing: options.keepGoing) ? .finished : end
-  }
-
-  /// stdin as lines arrive: each line is checked, then run, before the next
-  /// is read. With no `name`, the prompt's rules: errors read
-  /// `error: MESSAGE` and the session goes on.
-  mutating func runStream<Source: LineSource>(_ lines: inout Source, name: String?) -> LineEnd {
-    run(&lines, source: name, rules: rules(source: name, stream: true))
   }
 
   // MARK: Diagnostics

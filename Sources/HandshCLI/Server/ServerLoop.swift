@@ -12,7 +12,7 @@ import HandKit
 /// change that a newer one replaces is never run. Ends after `exit` (status
 /// 0 after `shutdown`, else 1) or at the end of stdin; nothing else ends it.
 enum ServerLoop {
-  static func run(ascii: Bool) -> Int32 {
+  static func serve(ascii: Bool) -> Int32 {
     // A client that closed our stdout gets nothing more; the server still
     // reads until `exit` or the end of its input.
     signal(SIGPIPE, SIG_IGN)
