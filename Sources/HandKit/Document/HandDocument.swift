@@ -261,13 +261,14 @@ public struct HandDocument: Sendable {
     guard let index = input(onLine: line) else { return nil }
     let content = file.content(of: file.inputs[index])
     return file.text.withUnsafeBufferPointer { buffer in
-      var parser = LineParser(UnsafeBufferPointer(rebasing: buffer[content]))
-      while let item = parser.next() {
-        guard case .command(.source(let name), let span) = item else { continue }
+      var found: String?
+      LineParser.forEachItem(in: UnsafeBufferPointer(rebasing: buffer[content])) { item, _ in
+        guard case .command(.source(let name), let span) = item else { return true }
         let words = (span.lowerBound + content.lowerBound)...(span.upperBound + content.lowerBound)
-        if words.contains(offset) { return name }
+        if words.contains(offset) { found = name }
+        return found == nil
       }
-      return nil
+      return found
     }
   }
 
