@@ -333,10 +333,8 @@ public struct HandDocument: Sendable {
     let from = lines[input.line].end
     let to =
       input.block.upperBound < lines.count ? lines[input.block.upperBound].rawStart : text.count
-    let eol: [UInt8] = file.crlf ? [0x0D, 0x0A] : [0x0A]
     var new: [UInt8] = []
-    if text[..<from].last != 0x0A, !actual.isEmpty { new += eol }
-    for output in actual { new += output.marked + eol }
+    file.writeBlock(actual, after: from, to: &new)
     guard let edit = lineEdit(from: Array(text[from..<to]), to: new) else { return nil }
     return ((edit.range.lowerBound + from)..<(edit.range.upperBound + from), edit.text)
   }

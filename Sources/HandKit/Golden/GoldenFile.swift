@@ -251,3 +251,17 @@ public struct GoldenFile: Sendable {
     lines[input.line].length > LineParser.maximumLineLength
   }
 }
+
+extension GoldenFile {
+  /// Writes `block` as `--update` writes a test's expected block under its
+  /// input line, whose bytes (its line break included) end at byte `end`:
+  /// each output line marked and ended with the file's line break, after a
+  /// break that ends the input line when it has none (the file's last
+  /// line). The one writer of a block: `--update`, `--review` and an
+  /// editor's code actions.
+  func writeBlock(_ block: [OutputLine], after end: Int, to out: inout [UInt8]) {
+    let eol: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+    if text[..<end].last != 0x0A, !block.isEmpty { out += eol }
+    for output in block { out += output.marked + eol }
+  }
+}

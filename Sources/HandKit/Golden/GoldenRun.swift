@@ -332,7 +332,6 @@ public struct GoldenResult: Sendable {
   public func updatedText(accepting accept: (Int) -> Bool) -> [UInt8] {
     let text = file.text
     let lines = file.lines
-    let eol: [UInt8] = file.crlf ? [0x0D, 0x0A] : [0x0A]
     var out: [UInt8] = []
     out.reserveCapacity(text.count + 256)
     var next = 0
@@ -341,8 +340,7 @@ public struct GoldenResult: Sendable {
       // Everything up to and including the input line, as it is.
       let line = lines[input.line]
       out += text[lines[next].rawStart..<line.end]
-      if text[..<line.end].last != 0x0A, !actual.isEmpty { out += eol }
-      for output in actual { out += output.marked + eol }
+      file.writeBlock(actual, after: line.end, to: &out)
       next = input.block.upperBound
     }
     if next < lines.count { out += text[lines[next].rawStart...] }
