@@ -57,6 +57,10 @@ public struct GoldenMemory: GoldenEffects, Sendable {
 /// the input line that did, and is an error (handsh(1), GOLDEN TESTS).
 public let goldenOutputLimit = 64 << 20
 
+/// The bound as messages name it, `over 64 MiB`: the largest test file
+/// handsh reads, and the most output a test may print.
+public let goldenLimitText = "over \(goldenOutputLimit >> 20) MiB"
+
 /// The names under which `save` writes into the test's own blocks.
 let savedToStdout = "/dev/stdout"
 let savedToStderr = "/dev/stderr"
@@ -307,7 +311,7 @@ public struct GoldenResult: Sendable {
     return "\(path):\(file.inputs[overflow].number): \(GoldenResult.overflowText)"
   }
 
-  public static let overflowText = "output too large for a golden test (over 64 MiB)"
+  public static let overflowText = "output too large for a golden test (\(goldenLimitText))"
 
   /// Whether every input line printed exactly its block.
   public var passed: Bool {

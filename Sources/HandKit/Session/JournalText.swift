@@ -182,7 +182,7 @@ public enum JournalText {
     guard words.count == 7, words[0] == "#!/usr/bin/env", words[1] == "-S",
       words[2] == "handsh", words[3] == "--seed", words[5] == "--limit",
       let seed = UInt64(words[4]), String(seed) == words[4],
-      let limit = Int(words[6]), String(limit) == words[6], (1...52).contains(limit)
+      let limit = Int(words[6]), String(limit) == words[6], Session.limits.contains(limit)
     else { return nil }
     return (seed, limit)
   }
