@@ -53,22 +53,7 @@ public struct OutputLine: Sendable, Equatable {
 }
 
 /// A problem that keeps a file from running: `PATH:LINE:COLUMN: error: MESSAGE`.
-public struct GoldenDiagnostic: Error, Sendable, Equatable {
-  public let line: Int
-  public let column: Int
-  public let message: String
-
-  public init(line: Int, column: Int, message: String) {
-    self.line = line
-    self.column = column
-    self.message = message
-  }
-
-  /// The diagnostic as handsh prints it; `path` is already made safe.
-  public func text(path: String) -> String {
-    diagnostic(message, at: SourceLocation(source: path, line: line, column: column))
-  }
-}
+public typealias GoldenDiagnostic = LineDiagnostic
 
 /// A golden test file, read into input lines and the blocks of expected
 /// output under them (handsh(1), GOLDEN TESTS). Every byte of the text is

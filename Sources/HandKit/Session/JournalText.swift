@@ -76,16 +76,7 @@ public enum JournalText {
   }
 
   /// Why a journal cannot be resumed: where, and the message.
-  public struct Failure: Error, Equatable, Sendable {
-    public var line: Int
-    public var column: Int
-    public var message: String
-    public init(line: Int, column: Int, message: String) {
-      self.line = line
-      self.column = column
-      self.message = message
-    }
-  }
+  public typealias Failure = LineDiagnostic
 
   /// The session a whole text (whole lines) rebuilds, as `JournalReplay`
   /// rebuilds it line by line. `time` is when the versions were made that
