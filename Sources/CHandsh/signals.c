@@ -163,25 +163,29 @@ void handsh_end_after_results(int fd, const void *bytes, unsigned long count) {
   die_unless_critical(atomic_load(&waiting));
 }
 
-/// The descriptors open at start, 3 to 1023 (one bit each).
-static unsigned char inherited[1024 / 8];
+/// The descriptors noted at start are those below NOTED_FDS; one above
+/// is asked of the kernel when it is named.
+enum { NOTED_FDS = 1024 };
 
-/// One poll(2) over 3 to 1023, which marks each closed one POLLNVAL.
+/// The descriptors open at start, 3 to NOTED_FDS - 1 (one bit each).
+static unsigned char inherited[NOTED_FDS / 8];
+
+/// One poll(2) over 3 to NOTED_FDS - 1, which marks each closed one POLLNVAL.
 static void note_inherited(void) {
-  static struct pollfd fds[1024 - 3];
-  for (int fd = 3; fd < 1024; fd++) fds[fd - 3] = (struct pollfd){fd, 0, 0};
-  if (poll(fds, 1024 - 3, 0) < 0) {
-    for (int fd = 3; fd < 1024; fd++)
+  static struct pollfd fds[NOTED_FDS - 3];
+  for (int fd = 3; fd < NOTED_FDS; fd++) fds[fd - 3] = (struct pollfd){fd, 0, 0};
+  if (poll(fds, NOTED_FDS - 3, 0) < 0) {
+    for (int fd = 3; fd < NOTED_FDS; fd++)
       fds[fd - 3].revents = fcntl(fd, F_GETFD) >= 0 ? 0 : POLLNVAL;
   }
-  for (int fd = 3; fd < 1024; fd++) {
+  for (int fd = 3; fd < NOTED_FDS; fd++) {
     if (!(fds[fd - 3].revents & POLLNVAL)) inherited[fd / 8] |= (unsigned char)(1u << (fd % 8));
   }
 }
 
 int handsh_inherited_fd(int fd) {
   if (fd >= 0 && fd <= 2) return 1;
-  if (fd < 0 || fd >= 1024) return fd >= 1024 && fcntl(fd, F_GETFD) >= 0;
+  if (fd < 0 || fd >= NOTED_FDS) return fd >= NOTED_FDS && fcntl(fd, F_GETFD) >= 0;
   return (inherited[fd / 8] >> (fd % 8)) & 1;
 }
 

@@ -104,10 +104,10 @@ extension HandDocument {
   func commands(ofInput index: Int) -> [(Command, Range<Int>)] {
     let content = file.content(of: file.inputs[index])
     return file.text.withUnsafeBufferPointer { buffer in
-      var parser = LineParser(UnsafeBufferPointer(rebasing: buffer[content]))
       var found: [(Command, Range<Int>)] = []
-      while let item = parser.next() {
+      LineParser.forEachItem(in: UnsafeBufferPointer(rebasing: buffer[content])) { item, _ in
         if case .command(let command, let span) = item { found.append((command, span)) }
+        return true
       }
       return found
     }

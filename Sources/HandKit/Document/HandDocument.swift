@@ -261,13 +261,14 @@ public struct HandDocument: Sendable {
     guard let index = input(onLine: line) else { return nil }
     let content = file.content(of: file.inputs[index])
     return file.text.withUnsafeBufferPointer { buffer in
-      var parser = LineParser(UnsafeBufferPointer(rebasing: buffer[content]))
-      while let item = parser.next() {
-        guard case .command(.source(let name), let span) = item else { continue }
+      var found: String?
+      LineParser.forEachItem(in: UnsafeBufferPointer(rebasing: buffer[content])) { item, _ in
+        guard case .command(.source(let name), let span) = item else { return true }
         let words = (span.lowerBound + content.lowerBound)...(span.upperBound + content.lowerBound)
-        if words.contains(offset) { return name }
+        if words.contains(offset) { found = name }
+        return found == nil
       }
-      return nil
+      return found
     }
   }
 
@@ -332,10 +333,8 @@ public struct HandDocument: Sendable {
     let from = lines[input.line].end
     let to =
       input.block.upperBound < lines.count ? lines[input.block.upperBound].rawStart : text.count
-    let eol: [UInt8] = file.crlf ? [0x0D, 0x0A] : [0x0A]
     var new: [UInt8] = []
-    if text[..<from].last != 0x0A, !actual.isEmpty { new += eol }
-    for output in actual { new += output.marked + eol }
+    file.writeBlock(actual, after: from, to: &new)
     guard let edit = lineEdit(from: Array(text[from..<to]), to: new) else { return nil }
     return ((edit.range.lowerBound + from)..<(edit.range.upperBound + from), edit.text)
   }

@@ -53,22 +53,7 @@ public struct OutputLine: Sendable, Equatable {
 }
 
 /// A problem that keeps a file from running: `PATH:LINE:COLUMN: error: MESSAGE`.
-public struct GoldenDiagnostic: Error, Sendable, Equatable {
-  public let line: Int
-  public let column: Int
-  public let message: String
-
-  public init(line: Int, column: Int, message: String) {
-    self.line = line
-    self.column = column
-    self.message = message
-  }
-
-  /// The diagnostic as handsh prints it; `path` is already made safe.
-  public func text(path: String) -> String {
-    diagnostic(message, at: SourceLocation(source: path, line: line, column: column))
-  }
-}
+public typealias GoldenDiagnostic = LineDiagnostic
 
 /// A golden test file, read into input lines and the blocks of expected
 /// output under them (handsh(1), GOLDEN TESTS). Every byte of the text is
@@ -249,5 +234,19 @@ public struct GoldenFile: Sendable {
   /// Whether an input line is longer than handsh reads (handsh(1), DESCRIPTION).
   func isTooLong(_ input: Input) -> Bool {
     lines[input.line].length > LineParser.maximumLineLength
+  }
+}
+
+extension GoldenFile {
+  /// Writes `block` as `--update` writes a test's expected block under its
+  /// input line, whose bytes (its line break included) end at byte `end`:
+  /// each output line marked and ended with the file's line break, after a
+  /// break that ends the input line when it has none (the file's last
+  /// line). The one writer of a block: `--update`, `--review` and an
+  /// editor's code actions.
+  func writeBlock(_ block: [OutputLine], after end: Int, to out: inout [UInt8]) {
+    let eol: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+    if text[..<end].last != 0x0A, !block.isEmpty { out += eol }
+    for output in block { out += output.marked + eol }
   }
 }

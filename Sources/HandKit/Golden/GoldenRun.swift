@@ -3,6 +3,10 @@
 /// the input line that did, and is an error (handsh(1), GOLDEN TESTS).
 public let goldenOutputLimit = 64 << 20
 
+/// The bound as messages name it, `over 64 MiB`: the largest test file
+/// handsh reads, and the most output a test may print.
+public let goldenLimitText = "over \(goldenOutputLimit >> 20) MiB"
+
 /// The names under which `save` writes into the test's own blocks.
 let savedToStdout = "/dev/stdout"
 let savedToStderr = "/dev/stderr"
@@ -53,7 +57,7 @@ public struct GoldenResult: Sendable {
     return "\(path):\(file.inputs[overflow].number): \(GoldenResult.overflowText)"
   }
 
-  public static let overflowText = "output too large for a golden test (over 64 MiB)"
+  public static let overflowText = "output too large for a golden test (\(goldenLimitText))"
 
   /// Whether every input line printed exactly its block.
   public var passed: Bool {
@@ -78,7 +82,6 @@ public struct GoldenResult: Sendable {
   public func updatedText(accepting accept: (Int) -> Bool) -> [UInt8] {
     let text = file.text
     let lines = file.lines
-    let eol: [UInt8] = file.crlf ? [0x0D, 0x0A] : [0x0A]
     var out: [UInt8] = []
     out.reserveCapacity(text.count + 256)
     var next = 0
@@ -87,8 +90,7 @@ public struct GoldenResult: Sendable {
       // Everything up to and including the input line, as it is.
       let line = lines[input.line]
       out += text[lines[next].rawStart..<line.end]
-      if text[..<line.end].last != 0x0A, !actual.isEmpty { out += eol }
-      for output in actual { out += output.marked + eol }
+      file.writeBlock(actual, after: line.end, to: &out)
       next = input.block.upperBound
     }
     if next < lines.count { out += text[lines[next].rawStart...] }

@@ -245,7 +245,9 @@ extension CommandName {
     case .limit:
       CommandEntry(
         [Argument(.limit, "N", .optional)],
-        summary: "set the most cards a hand can hold (1-52), or print it",
+        summary:
+          "set the most cards a hand can hold (\(Session.limits.lowerBound)-"
+          + "\(Session.limits.upperBound)), or print it",
         details: ["Fails when the hand holds more than N cards.", "Example: limit 7"],
         runAhead: .runs, canonical: .step)
     case .expect:

@@ -46,9 +46,11 @@ public struct LineParser: IteratorProtocol {
 
   package static func parse(bytes: inout [UInt8]) -> [ParsedItem] {
     bytes.withUnsafeBufferPointer { buffer in
-      var parser = LineParser(buffer)
       var items: [ParsedItem] = []
-      while let item = parser.next() { items.append(item) }
+      forEachItem(in: buffer) { item, _ in
+        items.append(item)
+        return true
+      }
       return items
     }
   }

@@ -22,11 +22,8 @@ extension LineParser {
       message =
         "invalid count or time '\(text(of: word))': expected a whole number of 1 or more, or one"
         + " followed by s, m, h or d"
-    case .invalidLimit:
-      message = "invalid limit '\(text(of: word))': expected a whole number from 1 to 52"
-    case .invalidSeed:
-      message =
-        "invalid seed '\(text(of: word))': expected a whole number from 0 to 18446744073709551615"
+    case .invalidLimit: message = Session.invalidLimitMessage(text(of: word))
+    case .invalidSeed: message = Session.invalidSeedMessage(text(of: word))
     case .unterminatedQuote: message = "unterminated quote"
     }
     return .error(SyntaxError(message, column: column(at: word.start)))
@@ -107,8 +104,9 @@ extension LineParser {
   }
 
   func limit(_ word: Word) throws(Failure) -> Int {
-    guard let value = number(word), (1...52).contains(value) else { throw .invalidLimit(word) }
-    return Int(value)
+    guard let value = number(word).flatMap(Int.init(exactly:)), Session.limits.contains(value)
+    else { throw .invalidLimit(word) }
+    return value
   }
 
   func seed(_ word: Word) throws(Failure) -> UInt64 {

@@ -131,27 +131,26 @@ extension Options {
       help: "run TEXT (commands separated by ; or new lines) instead of a script"
     ) { options, text throws(UsageError) in options.command = text },
     OptionSpec(
-      short: "s", long: "seed", value: "N", help: "seed of the first game (0-18446744073709551615)"
+      short: "s", long: "seed", value: "N", help: "seed of the first game (0-\(UInt64.max))"
     ) {
       options, text throws(UsageError) in
       guard let seed = UInt64(decimalDigits: text) else {
-        throw UsageError(
-          message:
-            "invalid seed '\(safeText(text))': expected a whole number from 0 to 18446744073709551615"
-        )
+        throw UsageError(message: Session.invalidSeedMessage(safeText(text)))
       }
       options.seed = seed
     },
     OptionSpec(
       short: "l", long: "limit", value: "N",
-      help: "the most cards a hand can hold, 1-52 (default 5)"
+      help: "the most cards a hand can hold, \(Session.limits.lowerBound)-"
+        + "\(Session.limits.upperBound) (default \(Session.defaultLimit))"
     ) {
       options, text throws(UsageError) in
-      guard let limit = UInt64(decimalDigits: text), (1...52).contains(limit) else {
-        throw UsageError(
-          message: "invalid limit '\(safeText(text))': expected a whole number from 1 to 52")
+      guard let limit = UInt64(decimalDigits: text).flatMap(Int.init(exactly:)),
+        Session.limits.contains(limit)
+      else {
+        throw UsageError(message: Session.invalidLimitMessage(safeText(text)))
       }
-      options.limit = Int(limit)
+      options.limit = limit
     },
     OptionSpec(
       short: "k", long: "keep-going", value: nil,

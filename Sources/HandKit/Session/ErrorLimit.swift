@@ -81,13 +81,12 @@ public struct ErrorCounter: Sendable {
         ended = true
         break
       }
-      var parser = LineParser(bytes, knownASCII: knownASCII)
-      while !limit.passed {
-        let item = parser.nextItem()
-        if case .end = item { break }
+      // The loop above stops at the limit: the walk starts within it.
+      LineParser.forEachItem(in: bytes, knownASCII: knownASCII) { item, _ in
         if case .error(let error) = item, limit.admit() {
           report(error.message, line.number, error.column)
         }
+        return !limit.passed
       }
     }
     return !isDone

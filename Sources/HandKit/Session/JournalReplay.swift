@@ -40,29 +40,31 @@ public struct JournalReplay: Sendable {
       case .failure(let failure): return failure
       }
     }
-    var parser = LineParser(bytes, knownASCII: knownASCII)
-    while true {
+    var failure: JournalText.Failure?
+    LineParser.forEachItem(in: bytes, knownASCII: knownASCII) { item, parser in
       // Consumed: the command goes to the session without a copy.
-      let item = parser.nextItem()
       switch consume item {
-      case .end: return nil
+      case .end: return true
       case .error(let error):
-        return JournalText.Failure(line: number, column: error.column, message: error.message)
+        failure = JournalText.Failure(line: number, column: error.column, message: error.message)
       case .command(let command, let span):
         let column = parser.column(at: span.lowerBound)
         guard command.isJournaled else {
           let name = safeText(parser.words(in: span).first ?? [])
-          return JournalText.Failure(
+          failure = JournalText.Failure(
             line: number, column: column, message: "not a journal command '\(name)'")
+          return false
         }
         do throws(CommandError) {
           _ = try session.apply(consume command) { 0 }
         } catch {
-          return JournalText.Failure(
+          failure = JournalText.Failure(
             line: number, column: column, message: renderer.message(for: error))
         }
       }
+      return failure == nil
     }
+    return failure
   }
 
   /// Line 1: a journal's, or the text is not one.

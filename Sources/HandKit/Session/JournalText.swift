@@ -76,16 +76,7 @@ public enum JournalText {
   }
 
   /// Why a journal cannot be resumed: where, and the message.
-  public struct Failure: Error, Equatable, Sendable {
-    public var line: Int
-    public var column: Int
-    public var message: String
-    public init(line: Int, column: Int, message: String) {
-      self.line = line
-      self.column = column
-      self.message = message
-    }
-  }
+  public typealias Failure = LineDiagnostic
 
   /// The session a whole text (whole lines) rebuilds, as `JournalReplay`
   /// rebuilds it line by line. `time` is when the versions were made that
@@ -182,7 +173,7 @@ public enum JournalText {
     guard words.count == 7, words[0] == "#!/usr/bin/env", words[1] == "-S",
       words[2] == "handsh", words[3] == "--seed", words[5] == "--limit",
       let seed = UInt64(words[4]), String(seed) == words[4],
-      let limit = Int(words[6]), String(limit) == words[6], (1...52).contains(limit)
+      let limit = Int(words[6]), String(limit) == words[6], Session.limits.contains(limit)
     else { return nil }
     return (seed, limit)
   }

@@ -25,15 +25,13 @@ public struct LineExecutor: Sendable {
   @inlinable public func check<Sink: CommandSink>(
     _ line: UnsafeBufferPointer<UInt8>, knownASCII: Bool = false, sink: inout Sink
   ) -> Int {
-    var parser = LineParser(line, knownASCII: knownASCII)
     var errors = 0
-    while true {
-      let item = parser.nextItem()
-      if case .end = item { break }
+    LineParser.forEachItem(in: line, knownASCII: knownASCII) { item, _ in
       if case .error(let error) = item {
         sink.diagnose(error.message, column: error.column)
         errors += 1
       }
+      return true
     }
     return errors
   }
@@ -48,17 +46,14 @@ public struct LineExecutor: Sendable {
     _ line: UnsafeBufferPointer<UInt8>, knownASCII: Bool, keepGoing: Bool, failed: inout Bool,
     sink: inout Sink
   ) -> LineEnd {
-    var parser = LineParser(line, knownASCII: knownASCII)
-    while !parser.finished {
-      let item = parser.nextItem()
-      if case .end = item { break }
-      guard case .command(let command, let span) = item else { continue }
-      let end = runCommand(
-        command, span: span, parser: &parser, keepGoing: keepGoing, sink: &sink)
+    var end = LineEnd.finished
+    let whole = LineParser.forEachItem(in: line, knownASCII: knownASCII) { item, parser in
+      guard case .command(let command, let span) = item else { return true }
+      end = runCommand(command, span: span, parser: &parser, keepGoing: keepGoing, sink: &sink)
       if end == .failed { failed = true }
-      guard end.goesOn(keepGoing: keepGoing) else { return end }
+      return end.goesOn(keepGoing: keepGoing)
     }
-    return .finished
+    return whole ? .finished : end
   }
 
   /// Runs one command that `parser` has just read (`span` holds its

@@ -65,22 +65,20 @@ extension Session {
       forecast.problem = sink.problem
       return forecast
     }
-    var parser = LineParser(line)
-    while !parser.finished {
-      let item = parser.nextItem()
-      if case .end = item { break }
-      guard case .command(let command, let span) = item else { continue }
-      if let before, span.lowerBound >= before { break }
+    LineParser.forEachItem(in: line) { item, parser in
+      guard case .command(let command, let span) = item else { return true }
+      if let before, span.lowerBound >= before { return false }
       if command.pausesRunAhead || (seed == nil && command.drawsSeed) {
         forecast.unknown = .reachesOut
-        break
+        return false
       }
       let end = executor.runCommand(command, span: span, parser: &parser, sink: &sink)
-      if sink.problem != nil || end != .finished { break }
+      if sink.problem != nil || end != .finished { return false }
       if stop() {
         forecast.unknown = .stopped
-        break
+        return false
       }
+      return true
     }
     forecast.hand = executor.session.history.current.hand
     forecast.changesHand = forecast.hand != start

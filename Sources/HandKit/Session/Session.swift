@@ -18,8 +18,28 @@ public struct Session: Sendable {
   /// (handsh(1), OPTIONS, --limit): the one place it is written.
   public static let defaultLimit = 5
 
+  /// The limits a hand may have, 1 to 52 (handsh(1), OPTIONS, --limit):
+  /// the one place they are written, for `--limit`, `limit`, a journal's
+  /// line 1 and the help.
+  public static let limits: ClosedRange<Int> = 1...52
+
+  /// What a limit that is not a whole number within `limits` is told, by
+  /// `--limit` and by `limit` alike; `shown` is the word as it is shown.
+  package static func invalidLimitMessage(_ shown: String) -> String {
+    "invalid limit '\(shown)': expected a whole number from \(limits.lowerBound) to"
+      + " \(limits.upperBound)"
+  }
+
+  /// What a seed that is not a whole number of 64 bits is told, by
+  /// `--seed` and by `new` alike.
+  package static func invalidSeedMessage(_ shown: String) -> String {
+    "invalid seed '\(shown)': expected a whole number from 0 to \(UInt64.max)"
+  }
+
   public init(seed: UInt64, limit: Int = Session.defaultLimit, clock: TimeSource = .fixed(0)) {
-    history = History(seed: seed, limit: min(max(limit, 1), 52), time: clock.now())
+    history = History(
+      seed: seed, limit: min(max(limit, Session.limits.lowerBound), Session.limits.upperBound),
+      time: clock.now())
     dealt = Game(seed: seed)
     dealtBefore = dealt
     self.clock = clock

@@ -229,7 +229,8 @@ package struct SystemError: Error, Equatable, CustomStringConvertible {
   /// A golden test over the size limit (handsh(1), GOLDEN TESTS).
   package static func tooLarge(_ operation: String, path: String) -> SystemError {
     SystemError(
-      operation, path: path, code: EFBIG, detail: "too large for a golden test (over 64 MiB)")
+      operation, path: path, code: EFBIG, detail: "too large for a golden test (\(goldenLimitText))"
+    )
   }
 
   /// The reason as a message gives it: the system's words for the errno,

@@ -233,9 +233,11 @@ struct ProcessSink: CommandSink {
 
 /// How many commands (or syntax errors) a line holds.
 private func commandCount(_ line: UnsafeBufferPointer<UInt8>) -> Int {
-  var parser = LineParser(line)
   var count = 0
-  while parser.next() != nil { count += 1 }
+  LineParser.forEachItem(in: line) { _, _ in
+    count += 1
+    return true
+  }
   return count
 }
 

@@ -33,15 +33,12 @@ func forEachItem(
       return false
     }
     guard case .line(let line) = event else { return true }
-    var parser = LineParser(line.bytes, knownASCII: line.isASCII)
     var position = TextPosition(line: line.number, item: 0, offset: line.offset)
-    while !parser.finished {
-      let item = parser.nextItem()
-      if case .end = item { return true }
+    return LineParser.forEachItem(in: line.bytes, knownASCII: line.isASCII) { item, parser in
       guard body(position, item, &parser, line) else { return false }
       position.item += 1
+      return true
     }
-    return true
   }
   return tooLong
 }

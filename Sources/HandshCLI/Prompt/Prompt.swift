@@ -164,27 +164,15 @@ func enter(_ line: [UInt8], _ runner: inout Runner, _ history: inout HistoryFile
 }
 
 /// The lines of what readline returns: a paste (bracketed by readline 8.1
-/// and later) arrives as one text holding line breaks, `\n`, `\r\n` or `\r`.
-/// The break that ends the text ends its last line; it starts no empty one.
+/// and later) arrives as one text holding line breaks, `\n`, `\r\n` or `\r`,
+/// cut as an editor cuts them (`LineTable`, the core's cutter of such
+/// text). The break that ends the text ends its last line; it starts no
+/// empty one.
 package func promptLines(_ text: [UInt8]) -> [[UInt8]] {
-  var lines: [[UInt8]] = []
-  var current: [UInt8] = []
-  var index = 0
-  while index < text.count {
-    let byte = text[index]
-    index += 1
-    if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-      if byte == UInt8(ascii: "\r"), index < text.count, text[index] == UInt8(ascii: "\n") {
-        index += 1
-      }
-      lines.append(current)
-      current = []
-    } else {
-      current.append(byte)
-    }
-  }
-  if !current.isEmpty || lines.isEmpty { lines.append(current) }
-  return lines
+  let table = LineTable(text)
+  var count = table.starts.count
+  if count > 1, table.starts[count - 1] == text.count { count -= 1 }
+  return (0..<count).map { Array(text[table.starts[$0]..<table.contentEnd(of: $0)]) }
 }
 
 /// The one context of readline's callbacks: what completion needs to know

@@ -165,8 +165,9 @@ enum TestFiles {
     var reason: String
   }
 
-  /// The largest golden test handsh reads: 64 MiB (handsh(1), LIMITS).
-  static let goldenSizeLimit = 64 << 20
+  /// The largest golden test handsh reads: 64 MiB (handsh(1), LIMITS),
+  /// the most output a test may print, which no larger file could expect.
+  static let goldenSizeLimit = goldenOutputLimit
 
   /// Reads a whole regular file with the one reader, whatever the lengths
   /// of its lines, unless it is over `goldenSizeLimit`. A path that is not a regular file is refused, and never
@@ -255,7 +256,7 @@ enum TestFiles {
   /// The error of a file whose updated text would be over
   /// `goldenSizeLimit`: never written, since `--test` would refuse it.
   static func tooLargeToUpdate(_ shown: String) -> String {
-    "\(shown): too large to update (over 64 MiB)"
+    "\(shown): too large to update (\(goldenLimitText))"
   }
 
   /// The message of a file that changed while the tests ran.
