@@ -227,23 +227,8 @@ static void stop(void) {
     write_out("^Z");
     rl_cleanup_after_signal();  // the terminal as the shell left it
   }
-  struct sigaction ours, fallback;
-  memset(&fallback, 0, sizeof fallback);
-  fallback.sa_handler = SIG_DFL;
-  sigemptyset(&fallback.sa_mask);
-  sigaction(SIGTSTP, &fallback, &ours);
-  // Stops here until SIGCONT (unless the process group is orphaned: the
-  // kernel then discards the signal, and handsh goes on at once). SIGTSTP
-  // is blocked while a line is read: let in just for the stop, and SIGCONT
-  // with it, so that the one that ends the stop is counted here.
-  sigset_t stopping, before;
-  sigemptyset(&stopping);
-  sigaddset(&stopping, SIGTSTP);
-  sigaddset(&stopping, SIGCONT);
-  kill(getpid(), SIGTSTP);
-  pthread_sigmask(SIG_UNBLOCK, &stopping, &before);
-  pthread_sigmask(SIG_SETMASK, &before, NULL);
-  sigaction(SIGTSTP, &ours, NULL);
+  // Stops here until SIGCONT.
+  prompt_stop_now();
   session.continues_seen = continues;
   rl_point = point;
   // `bg` continues handsh in the background: the redraw waits for `fg`.

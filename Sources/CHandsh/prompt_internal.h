@@ -41,5 +41,9 @@ void prompt_running_end(void);
 /// Control-Z while they run, from the signal handler: stops handsh with
 /// the terminal as the shell left it, and sets it for the run again after.
 void prompt_running_stop(void);
+/// Stops handsh now, by SIGTSTP's default action, whether it came from
+/// Control-Z at the prompt or while commands run; returns once it is
+/// continued (prompt_running.c).
+void prompt_stop_now(void);
 
 #endif

@@ -53,13 +53,27 @@ void prompt_running_end(void) {
 void prompt_running_stop(void) {
   int fd = changed_fd;
   if (fd >= 0 && tcgetpgrp(fd) == getpgrp()) tcsetattr(fd, TCSANOW, &before);
+  prompt_stop_now();
+  if (fd >= 0 && tcgetpgrp(fd) == getpgrp() && tcgetattr(fd, &before) == 0) {
+    running = before;
+    running.c_lflag |= NOFLSH;
+    running.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
+    handsh_keep_terminal(fd, &before);
+    tcsetattr(fd, TCSANOW, &running);
+  }
+}
+
+void prompt_stop_now(void) {
   struct sigaction fallback, ours;
   memset(&fallback, 0, sizeof fallback);
   fallback.sa_handler = SIG_DFL;
   sigemptyset(&fallback.sa_mask);
   sigaction(SIGTSTP, &fallback, &ours);
-  // Held while its handler runs: pending now, and taken (the stop) as it
-  // is let in; the SIGCONT that ends the stop with it.
+  // SIGTSTP is held here (blocked while a line is read, and while its
+  // handler runs): raised, it is pending, and taken (the stop) as it is
+  // let in, just for the stop; SIGCONT with it, so that the one that ends
+  // the stop is counted here. Unless the process group is orphaned: the
+  // kernel then discards the signal, and handsh goes on at once.
   sigset_t stopping, previous;
   sigemptyset(&stopping);
   sigaddset(&stopping, SIGTSTP);
@@ -68,11 +82,4 @@ void prompt_running_stop(void) {
   pthread_sigmask(SIG_UNBLOCK, &stopping, &previous);
   pthread_sigmask(SIG_SETMASK, &previous, NULL);
   sigaction(SIGTSTP, &ours, NULL);
-  if (fd >= 0 && tcgetpgrp(fd) == getpgrp() && tcgetattr(fd, &before) == 0) {
-    running = before;
-    running.c_lflag |= NOFLSH;
-    running.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
-    handsh_keep_terminal(fd, &before);
-    tcsetattr(fd, TCSANOW, &running);
-  }
 }

@@ -69,24 +69,9 @@ extension Journal {
     else { return 0 }
     return Platform.critical {
       let folder = entry.folder
-      // An unnamed file where the file system has them, named only once
-      // whole, just before the rename: a SIGKILL leaves no half file.
       var temporary: [UInt8] = []
-      var made = handsh_open_unnamed(folder, 0o600)
-      if made >= 0 {
-        // Opened for writing only: read too, as FILE is (a rebuild, a copy).
-        let both = handsh_reopen(made, O_RDWR | O_NOCTTY)
-        close(made)
-        made = both
-      }
-      if made < 0 {
-        temporary = temporaryName(for: entry.name, in: folder)
-        made =
-          Platform.withCPath(temporary) {
-            handsh_open_in(folder, $0, O_RDWR | O_CREAT | O_EXCL | O_NOCTTY, 0o600)
-          } ?? -1
-        guard made >= 0 else { return errno }
-      }
+      let made = newFile(beside: entry, temporary: &temporary)
+      guard made >= 0 else { return errno }
       var written = 0
       var good =
         fchmod(made, status.st_mode & 0o7777) == 0 && flock(made, LOCK_EX | LOCK_NB) == 0
@@ -100,18 +85,9 @@ extension Journal {
       // finds it), and nothing replaced.
       var moved = false
       if good {
-        switch NamedPath.walk(path) {
-        case .failure: good = false
-        case .success(.entry(let now)):
-          moved =
-            now.status.map {
-              UInt64($0.st_dev) != identity.device || UInt64($0.st_ino) != identity.inode
-            } ?? true
-          good = !moved
-        case .success:
-          moved = true
-          good = false
-        }
+        let now = fileMoved()
+        moved = now ?? false
+        good = now == false
       }
       if good, temporary.isEmpty {
         temporary = temporaryName(for: entry.name, in: folder)
@@ -141,6 +117,44 @@ extension Journal {
         close(flushed)
       }
       return nil
+    }
+  }
+
+  /// The file the compact form is written to, in `entry`'s folder: an
+  /// unnamed file where the file system has them, named only once whole,
+  /// just before the rename (a SIGKILL leaves no half file); else a file
+  /// under a temporary name, put in `temporary`. Its descriptor, or -1 with
+  /// `errno` set.
+  private func newFile(beside entry: NamedPath.Entry, temporary: inout [UInt8]) -> Int32 {
+    let folder = entry.folder
+    var made = handsh_open_unnamed(folder, 0o600)
+    if made >= 0 {
+      // Opened for writing only: read too, as FILE is (a rebuild, a copy).
+      let both = handsh_reopen(made, O_RDWR | O_NOCTTY)
+      close(made)
+      made = both
+    }
+    if made < 0 {
+      temporary = temporaryName(for: entry.name, in: folder)
+      made =
+        Platform.withCPath(temporary) {
+          handsh_open_in(folder, $0, O_RDWR | O_CREAT | O_EXCL | O_NOCTTY, 0o600)
+        } ?? -1
+    }
+    return made
+  }
+
+  /// FILE looked at again just before the rename: whether it was renamed
+  /// away (no longer names the journal, or nothing there); nil when the
+  /// walk to it fails.
+  private func fileMoved() -> Bool? {
+    switch NamedPath.walk(path) {
+    case .failure: return nil
+    case .success(.entry(let now)):
+      return now.status.map {
+        UInt64($0.st_dev) != identity.device || UInt64($0.st_ino) != identity.inode
+      } ?? true
+    case .success: return true
     }
   }
 }

@@ -208,34 +208,10 @@ enum NamedPath {
         links += 1
         if links > maximumLinks { return fail(ELOOP) }
         if refusedLink(status, in: folder) { return fail(EACCES, refused: true) }
-        if handsh_on_proc(folder) != 0 {
-          // A process's descriptor (`/proc/thread-self/fd/1`): only the
-          // kernel can follow it, and no other user can plant one.
-          let step = followProcLink(name, in: folder, last: last)
-          close(folder)
-          switch step {
-          case .into(let next): folder = next
-          case .end(let result): return result
-          }
-          continue
+        switch followLink(name, in: folder, last: last, pending: &pending) {
+        case .into(let next): folder = next
+        case .end(let result): return result
         }
-        // No longer a link (EINVAL): swapped since it was looked at.
-        guard let text = linkText(name, in: folder) else {
-          return fail(errno == EINVAL ? EAGAIN : errno)
-        }
-        if last, let fd = ownStream(text) {
-          close(folder)
-          return .success(.stream(fd))
-        }
-        if text.first == slash {
-          let root = handsh_locate_start(1)
-          guard root >= 0 else { return fail(errno) }
-          close(folder)
-          folder = root
-        }
-        // The link's components come before what was left of the path.
-        pending.append(contentsOf: components(text))
-        if text.isEmpty { return fail(ENOENT) }
       case S_IFDIR:
         if last {
           return .success(.entry(Entry(folder: folder, name: name, status: status)))
@@ -256,17 +232,56 @@ enum NamedPath {
       .entry(Entry(folder: folder, name: Array(".".utf8), status: folderStatus(folder))))
   }
 
-  /// Where a link of /proc leads: a folder to walk on into, or the end.
-  private enum ProcStep {
+  /// Where a link leads: a folder to walk on into, or the end.
+  private enum LinkStep {
     case into(Int32)
     case end(Result<End, Failure>)
+  }
+
+  /// The link `name` in `folder`, followed a link at a time: by the kernel
+  /// on /proc, else by its text, whose components go before what is left
+  /// of the path in `pending` (from the root folder when it starts with
+  /// `/`). Takes `folder`: closes it, or hands it on in `.into`.
+  private static func followLink(
+    _ name: [UInt8], in folder: Int32, last: Bool, pending: inout [[UInt8]]
+  ) -> LinkStep {
+    var folder = folder
+    func fail(_ code: Int32) -> LinkStep {
+      close(folder)
+      return .end(.failure(Failure(code: code)))
+    }
+    if handsh_on_proc(folder) != 0 {
+      // A process's descriptor (`/proc/thread-self/fd/1`): only the
+      // kernel can follow it, and no other user can plant one.
+      let step = followProcLink(name, in: folder, last: last)
+      close(folder)
+      return step
+    }
+    // No longer a link (EINVAL): swapped since it was looked at.
+    guard let text = linkText(name, in: folder) else {
+      return fail(errno == EINVAL ? EAGAIN : errno)
+    }
+    if last, let fd = ownStream(text) {
+      close(folder)
+      return .end(.success(.stream(fd)))
+    }
+    if text.first == UInt8(ascii: "/") {
+      let root = handsh_locate_start(1)
+      guard root >= 0 else { return fail(errno) }
+      close(folder)
+      folder = root
+    }
+    // The link's components come before what was left of the path.
+    pending.append(contentsOf: components(text))
+    if text.isEmpty { return fail(ENOENT) }
+    return .into(folder)
   }
 
   /// The link `name` of /proc in `folder`, followed by the kernel: a
   /// folder, handsh's own stream (a descriptor of its own by number is
   /// `EBADF`), or another file, located. Never closes `folder`.
-  private static func followProcLink(_ name: [UInt8], in folder: Int32, last: Bool) -> ProcStep {
-    func failure(_ code: Int32, refused: Bool = false) -> ProcStep {
+  private static func followProcLink(_ name: [UInt8], in folder: Int32, last: Bool) -> LinkStep {
+    func failure(_ code: Int32, refused: Bool = false) -> LinkStep {
       .end(.failure(Failure(code: code, refused: refused)))
     }
     let located = Platform.withCPath(name) { handsh_locate(folder, $0, 1, 0) } ?? -1

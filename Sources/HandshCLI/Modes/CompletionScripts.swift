@@ -63,12 +63,35 @@ private let generatedNote =
 
 // MARK: - bash
 
+/// The bash completion script: what it completes, `_handsh` (the
+/// completer), the helpers it calls, and the `complete` line.
 private func bashCompletion(_ table: [OptionSpec]) -> String {
-  let valued = table.filter { $0.value != nil }
-  let longValued = valued.map { "--" + $0.long }.joined(separator: " | ")
-  let shortValued = valued.compactMap(\.short).map(String.init).joined(separator: " | ")
-  let shortFlags = table.filter { $0.value == nil }.compactMap(\.short).map(String.init)
-    .joined(separator: " | ")
+  """
+  # bash completion for handsh(1)                            -*- shell-script -*-
+  #
+  # Installed as share/bash-completion/completions/handsh; or sourced from
+  # ~/.bashrc:   . /path/to/completions/handsh.bash
+  #
+  # Completes the options; the words of an option that takes one of a few,
+  # as `--option WORD` and as `--option=WORD`; file names after an option
+  # that takes a FILE; nothing after an option that takes a number or a
+  # text; and directories and .hand files for the SCRIPT argument.
+  #
+  # \(generatedNote.replacingAll("\n", with: "\n# "))
+
+  \(bashCompleter(table))
+
+  \(bashHelpers(table))
+
+  complete -F _handsh handsh
+
+  """
+}
+
+/// What `case $prev` (a value in the next word) and `case $cur` (a value
+/// after `=` in the same word) complete for each option that takes a
+/// value: its words, file names, or nothing.
+private func bashValueCases(_ valued: [OptionSpec]) -> (next: [String], attached: [String]) {
   var valueCases: [String] = []
   var attachedCases: [String] = []
   var free: [String] = []
@@ -127,22 +150,19 @@ private func bashCompletion(_ table: [OptionSpec]) -> String {
                       ;;
       """)
   }
+  return (valueCases, attachedCases)
+}
+
+/// `_handsh`: the option words, the values of the options, and after
+/// them (or `--`) the SCRIPT operand.
+private func bashCompleter(_ table: [OptionSpec]) -> String {
+  let valued = table.filter { $0.value != nil }
+  let longValued = valued.map { "--" + $0.long }.joined(separator: " | ")
+  let (valueCases, attachedCases) = bashValueCases(valued)
   let names = table.flatMap { spec in
     (spec.short.map { ["-\($0)"] } ?? []) + ["--" + spec.long]
   }
   return """
-    # bash completion for handsh(1)                            -*- shell-script -*-
-    #
-    # Installed as share/bash-completion/completions/handsh; or sourced from
-    # ~/.bashrc:   . /path/to/completions/handsh.bash
-    #
-    # Completes the options; the words of an option that takes one of a few,
-    # as `--option WORD` and as `--option=WORD`; file names after an option
-    # that takes a FILE; nothing after an option that takes a number or a
-    # text; and directories and .hand files for the SCRIPT argument.
-    #
-    # \(generatedNote.replacingAll("\n", with: "\n# "))
-
     _handsh()
     {
         local cur prev i
@@ -199,7 +219,17 @@ private func bashCompletion(_ table: [OptionSpec]) -> String {
         done < <(compgen -f -X '!*.hand' -- "$cur")
         return 0
     }
+    """
+}
 
+/// The shell functions `_handsh` calls: short option groups, their long
+/// options, and adding words and lines to COMPREPLY.
+private func bashHelpers(_ table: [OptionSpec]) -> String {
+  let valued = table.filter { $0.value != nil }
+  let shortValued = valued.compactMap(\.short).map(String.init).joined(separator: " | ")
+  let shortFlags = table.filter { $0.value == nil }.compactMap(\.short).map(String.init)
+    .joined(separator: " | ")
+  return """
     # _handsh_wants_value WORD: is WORD a group of short options, such as -kql,
     # whose last letter is an option that takes its value from the next word?
     _handsh_wants_value()
@@ -244,9 +274,6 @@ private func bashCompletion(_ table: [OptionSpec]) -> String {
         done <<<"$1"
         return 0
     }
-
-    complete -F _handsh handsh
-
     """
 }
 

@@ -53,6 +53,45 @@ struct FrameReader {
 
   /// The next whole frame, or nil until more bytes come.
   mutating func next() -> Frame? {
+    guard findHeaderStart() else { return nil }
+    guard let (headerEnd, bodyStart) = findHeaderEnd() else {
+      if buffer.count - start > FrameReader.maximumHeader + 2 {
+        start += 1
+        hunting = true
+        return .badHeader("header longer than \(FrameReader.maximumHeader) bytes")
+      }
+      return nil
+    }
+    let header = readHeader(upTo: headerEnd)
+    // With no length at all, bytes before a header name that ends in
+    // Content-Length (`xyzContent-Length:`) are such bytes too.
+    let glueable = header.badLine ?? (header.length == nil && header.problem == nil ? start : nil)
+    if let glueable, let glued = nextLengthHeader(from: glueable + 1, before: headerEnd) {
+      // Bytes that start no message ran into a header: it starts there.
+      start = glued
+      return .badHeader(header.problem ?? "no Content-Length header")
+    }
+    guard let length = header.length else {
+      // Where its body ends is unknown: start again at the next header.
+      resume(after: bodyStart)
+      return .badHeader(header.problem ?? "no Content-Length header")
+    }
+    guard length <= FrameReader.maximumBody else {
+      resume(after: bodyStart)
+      return .tooLarge(length)
+    }
+    guard buffer.count - bodyStart >= length else { return nil }
+    start = bodyStart + length
+    // The length is known: a bad header line costs its own message only.
+    if let problem = header.problem { return .badHeader(problem) }
+    return .body(Array(buffer[bodyStart..<(bodyStart + length)]))
+  }
+
+  /// Moves `start` to where the next header block may start: after a bad
+  /// header, past bytes that start no header block, to the next
+  /// `Content-Length:` header when one is hunted for; then past blank
+  /// lines. False until more bytes come.
+  private mutating func findHeaderStart() -> Bool {
     if resuming {
       var i = start
       while i < buffer.count, i - start <= FrameReader.maximumHeader,
@@ -60,7 +99,7 @@ struct FrameReader {
       {
         i += 1
       }
-      if i == buffer.count, i - start <= FrameReader.maximumHeader { return nil }
+      if i == buffer.count, i - start <= FrameReader.maximumHeader { return false }
       resuming = false
       // Not a header: hunted for, wherever the next one is.
       hunting = !(i > start && i < buffer.count && buffer[i] == UInt8(ascii: ":"))
@@ -69,7 +108,7 @@ struct FrameReader {
       guard let found = nextLengthHeader() else {
         // Keep what could be the start of a header cut by the chunk.
         start = max(start, buffer.count - FrameReader.lengthName.count - 64)
-        return nil
+        return false
       }
       start = found
       hunting = false
@@ -79,19 +118,24 @@ struct FrameReader {
       start += 2
     }
     while start < buffer.count, buffer[start] == 0x0A { start += 1 }
-    guard let (headerEnd, bodyStart) = findHeaderEnd() else {
-      if buffer.count - start > FrameReader.maximumHeader + 2 {
-        start += 1
-        hunting = true
-        return .badHeader("header longer than \(FrameReader.maximumHeader) bytes")
-      }
-      return nil
-    }
+    return true
+  }
+
+  /// What the lines of a header block say.
+  private struct HeaderFields {
+    /// The last Content-Length given, if usable.
     var length: Int?
+    /// The first problem met.
     var problem: String?
-    // Where the first line that is no header line starts: bytes that start
-    // no message, which may run into a header after them.
+    /// Where the first line that is no header line starts: bytes that start
+    /// no message, which may run into a header after them.
     var badLine: Int?
+  }
+
+  /// The header lines from `start` to `headerEnd`: a bad line is noted and
+  /// passed over, an invalid Content-Length ends the reading.
+  private func readHeader(upTo headerEnd: Int) -> HeaderFields {
+    var header = HeaderFields()
     var lineStart = start
     while lineStart < headerEnd {
       let lineEnd = buffer[lineStart..<headerEnd].firstIndex(of: 0x0A) ?? headerEnd
@@ -100,15 +144,15 @@ struct FrameReader {
       if line.last == 0x0D { line = line.dropLast() }
       if line.isEmpty { continue }
       guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-        problem = problem ?? "header line without ':'"
-        badLine = badLine ?? line.startIndex
+        header.problem = header.problem ?? "header line without ':'"
+        header.badLine = header.badLine ?? line.startIndex
         continue
       }
       // The name is the whole of what comes before the colon, a token.
       let name = line[..<colon]
       guard !name.isEmpty, name.allSatisfy(FrameReader.isTokenByte) else {
-        problem = problem ?? "invalid header name"
-        badLine = badLine ?? line.startIndex
+        header.problem = header.problem ?? "invalid header name"
+        header.badLine = header.badLine ?? line.startIndex
         continue
       }
       guard name.map(FrameReader.lowercased).elementsEqual(FrameReader.lengthName) else {
@@ -117,36 +161,15 @@ struct FrameReader {
       let value = line[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
       let digits = value.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
       if let number = Int(decimal: Array(digits)) {
-        length = number
+        header.length = number
       } else {
-        problem = "invalid Content-Length"
-        length = nil
-        badLine = nil
+        header.problem = "invalid Content-Length"
+        header.length = nil
+        header.badLine = nil
         break
       }
     }
-    // With no length at all, bytes before a header name that ends in
-    // Content-Length (`xyzContent-Length:`) are such bytes too.
-    let glueable = badLine ?? (length == nil && problem == nil ? start : nil)
-    if let glueable, let glued = nextLengthHeader(from: glueable + 1, before: headerEnd) {
-      // Bytes that start no message ran into a header: it starts there.
-      start = glued
-      return .badHeader(problem ?? "no Content-Length header")
-    }
-    guard let length else {
-      // Where its body ends is unknown: start again at the next header.
-      resume(after: bodyStart)
-      return .badHeader(problem ?? "no Content-Length header")
-    }
-    guard length <= FrameReader.maximumBody else {
-      resume(after: bodyStart)
-      return .tooLarge(length)
-    }
-    guard buffer.count - bodyStart >= length else { return nil }
-    start = bodyStart + length
-    // The length is known: a bad header line costs its own message only.
-    if let problem { return .badHeader(problem) }
-    return .body(Array(buffer[bodyStart..<(bodyStart + length)]))
+    return header
   }
 
   /// After a header that gives no usable length: the next header block
