@@ -1,11 +1,14 @@
 """What every sweep of handsh shares (scripts/crash-sweep, race-sweep,
 power-cut): the environment handsh runs in, a scratch folder that goes away
-whatever happens, and the line that says how one writer or case fared."""
+whatever happens, keys typed at the prompt, and the line that says how one
+writer or case fared."""
 
 import contextlib
 import os
+import select
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 
@@ -36,3 +39,32 @@ def report(label, problems):
     """`ok   LABEL`, or `FAIL LABEL — PROBLEM; PROBLEM`."""
     print(("FAIL " if problems else "ok   ") + label
           + ("" if not problems else " — " + "; ".join(problems)), flush=True)
+
+
+def converse(main, child, keys, deadline, patience=None):
+    """Types each of KEYS into the pseudo-terminal MAIN when CHILD shows its
+    next prompt (`handsh> `), or, given PATIENCE, after that many seconds
+    without one (a key that cannot be written then ends the typing; without
+    PATIENCE the error is raised); reads what CHILD writes until it ends, its
+    terminal fails, or DEADLINE (time.monotonic()) passes. What it wrote."""
+    seen = b""
+    pending = list(keys)
+    typed = time.monotonic()
+    while time.monotonic() < deadline and child.poll() is None:
+        prompted = seen.count(b"handsh> ") >= len(keys) - len(pending) + 1
+        waited = patience is not None and time.monotonic() - typed > patience
+        if pending and (prompted or waited):
+            try:
+                os.write(main, pending.pop(0).encode())
+            except OSError:
+                if patience is None:
+                    raise
+                pending = []
+            typed = time.monotonic()
+        ready, _, _ = select.select([main], [], [], 0.05)
+        if ready:
+            try:
+                seen += os.read(main, 4096)
+            except OSError:
+                break
+    return seen

@@ -4,12 +4,11 @@ types at the prompt, killed whole when it hangs."""
 
 import os
 import pty
-import select
 import signal
 import subprocess
 import time
 
-from sweeps import environment
+from sweeps import converse, environment
 
 TIMEOUT = 20
 WIDEN = "newfstatat,faccessat2,statx,readlink,readlinkat:delay_exit=1500"
@@ -58,24 +57,8 @@ def run_at_prompt(command, case, base, env):
     child = subprocess.Popen(command, cwd=base, env=env, stdin=side, stdout=side, stderr=side,
                              start_new_session=True, preexec_fn=child_setup)
     os.close(side)
-    seen = b""
-    keys = list(case.prompt)
     deadline = time.monotonic() + TIMEOUT
-    typed = time.monotonic()
-    while time.monotonic() < deadline and child.poll() is None:
-        prompted = seen.count(b"handsh> ") >= len(case.prompt) - len(keys) + 1
-        if keys and (prompted or time.monotonic() - typed > 1.0):
-            try:
-                os.write(main, keys.pop(0).encode())
-            except OSError:
-                keys = []
-            typed = time.monotonic()
-        ready, _, _ = select.select([main], [], [], 0.05)
-        if ready:
-            try:
-                seen += os.read(main, 4096)
-            except OSError:
-                break
+    seen = converse(main, child, case.prompt, deadline, patience=1.0)
     try:
         child.wait(timeout=max(0.1, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
