@@ -10,8 +10,8 @@ import XCTest
 /// report, `--update` result, TAP and JUnit output are kept in
 /// `Tests/GoldenFixtures/expected` (written by `scripts/update-golden`).
 final class GoldenModeTests: XCTestCase {
-  private var binary: URL!
-  private var folder: URL!
+  var binary: URL!
+  var folder: URL!
 
   static let repository = TestProcess.repository
   static let fixtures = repository.appendingPathComponent("Tests/GoldenFixtures")
@@ -26,19 +26,19 @@ final class GoldenModeTests: XCTestCase {
     if let folder { try? FileManager.default.removeItem(at: folder) }
   }
 
-  private func handsh(_ arguments: [String], in place: URL? = nil) throws -> TestRun {
+  func handsh(_ arguments: [String], in place: URL? = nil) throws -> TestRun {
     try TestProcess.run(binary, arguments, in: place ?? folder)
   }
 
   /// A copy of the fixtures in the test's own folder: `cases/…`, `empty_folder`.
-  private func copyFixtures(to name: String = "copy") throws -> URL {
+  func copyFixtures(to name: String = "copy") throws -> URL {
     let target = folder.appendingPathComponent(name)
     try FileManager.default.copyItem(at: Self.fixtures, to: target)
     try? FileManager.default.removeItem(at: target.appendingPathComponent("expected"))
     return target
   }
 
-  private func read(_ url: URL) throws -> Data { try Data(contentsOf: url) }
+  func read(_ url: URL) throws -> Data { try Data(contentsOf: url) }
 
   // MARK: The project's own suite
 
@@ -224,126 +224,6 @@ final class GoldenModeTests: XCTestCase {
     XCTAssertEqual(
       try String(contentsOf: real.appendingPathComponent("h2.hand"), encoding: .utf8),
       "add\n#> 8♠\n")
-  }
-
-  // MARK: Names that are not UTF-8
-
-  /// `folder` + `/` + `name` as a C path: Foundation cannot make or read
-  /// names that are not UTF-8, the C library can.
-  private func cPath(_ name: [UInt8]) -> [CChar] {
-    (Array(folder.path.utf8) + [UInt8(ascii: "/")] + name + [0]).map { CChar(bitPattern: $0) }
-  }
-
-  private func create(_ name: [UInt8], _ text: String, mode: mode_t = 0o644) {
-    let fd = open(cPath(name), O_WRONLY | O_CREAT | O_EXCL, mode)
-    XCTAssertGreaterThanOrEqual(fd, 0, "cannot create \(safeText(name))")
-    let bytes = Array(text.utf8)
-    XCTAssertEqual(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }, bytes.count)
-    close(fd)
-  }
-
-  /// The bytes of the file `name`; nil when it cannot be read.
-  private func contents(_ name: [UInt8]) -> [UInt8]? {
-    let fd = open(cPath(name), O_RDONLY)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      guard count > 0 else { return count == 0 ? bytes : nil }
-      bytes += buffer[..<count]
-    }
-  }
-
-  /// The names in the folder `name`, sorted.
-  private func entries(_ name: String) -> [[UInt8]] {
-    guard let stream = opendir(cPath(Array(name.utf8))) else { return [] }
-    defer { closedir(stream) }
-    var names: [[UInt8]] = []
-    while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-      if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
-    }
-    return names.sorted { $0.lexicographicallyPrecedes($1) }
-  }
-
-  private func mode(_ name: [UInt8]) -> mode_t? {
-    var status = stat()
-    return lstat(cPath(name), &status) == 0 ? status.st_mode & 0o7777 : nil
-  }
-
-  /// handsh(1) promises that any name the file system accepts can be
-  /// written: `--update` rewrites a failing test whose name is not UTF-8
-  /// (as it does any other: atomically, its mode kept), and the report
-  /// shows the name with the bad byte as `\xFF`.
-  func testUpdateRewritesATestWhoseNameIsNotUTF8() throws {
-    XCTAssertEqual(mkdir(cPath(Array("t".utf8)), 0o755), 0)
-    let name = Array("t/b".utf8) + [0xFF] + Array(".hand".utf8)
-    create(name, "add\n#> x\n", mode: 0o640)
-    let report = try handsh(["--test", "t"])
-    XCTAssertEqual(report.status, 1, report.err)
-    XCTAssertEqual(
-      report.out,
-      "--- \"t/b\\377.hand\"\n+++ \"t/b\\377.hand\"\n@@ -1,2 +1,2 @@\n add\n-#> x\n+#> 8♠\n"
-        + "0 passed, 1 failed\n")
-
-    let result = try handsh(["--test", "--update", "t"])
-    XCTAssertEqual(result.err, "")
-    XCTAssertEqual(result.status, 0)
-    XCTAssertEqual(result.out, "updated t/b\\xFF.hand\n0 passed, 1 updated\n")
-    XCTAssertEqual(contents(name), Array("add\n#> 8♠\n".utf8))
-    XCTAssertEqual(mode(name), 0o640)
-    XCTAssertEqual(
-      entries("t"), [Array("b".utf8) + [0xFF] + Array(".hand".utf8)], "no temporary left")
-    XCTAssertEqual(try handsh(["--test", "t"]).out, "1 passed, 0 failed\n")
-  }
-
-  /// A symbolic link to a name that is not UTF-8: the link stays and that
-  /// very target is written, not a look-alike name.
-  func testUpdateWritesThroughALinkToANameThatIsNotUTF8() throws {
-    let target = Array("c".utf8) + [0xFE] + Array(".hand".utf8)
-    create(target, "add\n")
-    XCTAssertEqual(
-      symlink(target.map { CChar(bitPattern: $0) } + [0], cPath(Array("link.hand".utf8))), 0)
-    let result = try handsh(["--test", "--update", "link.hand"])
-    XCTAssertEqual(result.err, "")
-    XCTAssertEqual(result.status, 0)
-    XCTAssertEqual(contents(target), Array("add\n#> 8♠\n".utf8))
-    XCTAssertEqual(entries("."), [target, Array("link.hand".utf8)])
-    let attributes = try FileManager.default.attributesOfItem(
-      atPath: folder.appendingPathComponent("link.hand").path)
-    XCTAssertEqual(attributes[.type] as? FileAttributeType, .typeSymbolicLink)
-  }
-
-  /// `--junit FILE` with a FILE that is not UTF-8 (through the shell, as
-  /// Foundation passes arguments as strings): written like any other, and a
-  /// failure names it made safe.
-  func testJUnitToANameThatIsNotUTF8() throws {
-    try Data("add\n#> 8♠\n".utf8).write(to: folder.appendingPathComponent("ok.hand"))
-    func junit(_ printed: String) throws -> TestRun {
-      try TestProcess.run(
-        URL(fileURLWithPath: "/bin/sh"),
-        ["-c", "exec \"$0\" --test ok.hand --junit \"$(printf '\(printed)')\"", binary.path],
-        in: folder)
-    }
-    let result = try junit("j\\377.xml")
-    XCTAssertEqual(result.err, "")
-    XCTAssertEqual(result.status, 0)
-    XCTAssertEqual(result.out, "1 passed, 0 failed\n")
-    let name = Array("j".utf8) + [0xFF] + Array(".xml".utf8)
-    let plain = try handsh(["--test", "ok.hand", "--junit", "plain.xml"])
-    XCTAssertEqual(plain.status, 0, plain.err)
-    let xml = String(decoding: try XCTUnwrap(contents(name)), as: UTF8.self)
-    XCTAssertEqual(
-      Self.withoutTimes(xml),
-      Self.withoutTimes(
-        String(decoding: try read(folder.appendingPathComponent("plain.xml")), as: UTF8.self)))
-    XCTAssertTrue(xml.contains("<testcase"), xml)
-
-    let failed = try junit("no\\376/j.xml")
-    XCTAssertEqual(failed.status, 2)
-    XCTAssertEqual(failed.err, "handsh: cannot write 'no\\xFE/j.xml': No such file or directory\n")
   }
 
   /// A test writes no file, whatever `-j`: its saves stay in its own
@@ -566,102 +446,4 @@ final class GoldenModeTests: XCTestCase {
     }
     return names.sorted()
   }
-}
-
-/// The engine's unified diff against `diff` and `patch` themselves.
-final class UnifiedDiffTests: XCTestCase {
-  private var folder: URL!
-  private var generator = SplitMix64(seed: 9)
-
-  override func setUpWithError() throws { folder = try TestProcess.temporaryFolder() }
-
-  override func tearDownWithError() throws {
-    if let folder { try? FileManager.default.removeItem(at: folder) }
-  }
-
-  private func pick<T>(_ items: [T]) -> T { items[Int(generator.next() % UInt64(items.count))] }
-
-  /// `diff -u` of two texts, both labelled `x`.
-  private func realDiff(_ old: [UInt8], _ new: [UInt8]) throws -> Data {
-    try Data(old).write(to: folder.appendingPathComponent("a"))
-    try Data(new).write(to: folder.appendingPathComponent("b"))
-    return try TestProcess.run(
-      URL(fileURLWithPath: "/usr/bin/diff"), ["-u", "--label", "x", "--label", "x", "a", "b"],
-      in: folder
-    ).stdout
-  }
-
-  /// Random golden files, their blocks then broken the ways people break
-  /// them (a line changed, lost, added; a block missing or stale): the
-  /// report's diff is exactly what `diff -u` prints.
-  func testTheDiffsOfGoldenFilesAreWhatDiffPrints() throws {
-    let commands = ["add", "add; add", "show", "del 1", "mv 1 2", "undo", "deck", "bogus", "limit"]
-    for round in 0..<200 {
-      var source = "#!/usr/bin/env -S handsh --seed \(round)\n"
-      for _ in 0..<(3 + Int(generator.next() % 12)) { source += pick(commands) + "\n" }
-      let right = GoldenFile(text: Array(source.utf8)).run(effects: NoSaves()).updatedText
-      // Break it.
-      var lines = String(decoding: right, as: UTF8.self).split(
-        separator: "\n", omittingEmptySubsequences: false
-      ).map(String.init)
-      for _ in 0..<(1 + Int(generator.next() % 3)) {
-        let index = 1 + Int(generator.next() % UInt64(max(1, lines.count - 2)))
-        guard index < lines.count - 1 else { continue }
-        switch generator.next() % 4 {
-        case 0 where lines[index].hasPrefix("#"): lines.remove(at: index)
-        case 1 where lines[index].hasPrefix("#"): lines[index] += " (changed)"
-        case 2: lines.insert(pick(["#> 7♥", "#> (empty)", "#2> error: x"]), at: index + 1)
-        default: break
-        }
-      }
-      let broken = Array(lines.joined(separator: "\n").utf8)
-      let file = GoldenFile(text: broken)
-      guard file.diagnostics.isEmpty else { continue }
-      let result = file.run(effects: NoSaves())
-      let ours = Data(unifiedDiff(broken, result.updatedText, oldName: "x", newName: "x"))
-      XCTAssertEqual(
-        String(decoding: ours, as: UTF8.self),
-        String(decoding: try realDiff(broken, result.updatedText), as: UTF8.self), "round \(round)")
-    }
-  }
-
-  /// Any two texts, however repetitive: `patch` turns the first into the
-  /// second with the engine's diff. (Where several smallest diffs exist,
-  /// `diff` may pick another one; each is correct.)
-  func testPatchAppliesTheDiffOfAnyTwoTexts() throws {
-    func text(_ count: Int) -> [UInt8] {
-      var lines: [String] = []
-      for _ in 0..<count { lines.append(pick(["add", "show", "#> 7♥", "#> 1  3♣", "", "del 1"])) }
-      var bytes = Array(lines.joined(separator: "\n").utf8)
-      if generator.next() % 4 != 0 { bytes.append(0x0A) }
-      return bytes
-    }
-    for round in 0..<150 {
-      let old = text(Int(generator.next() % 25))
-      let new = text(Int(generator.next() % 25))
-      let diff = unifiedDiff(old, new, oldName: "x", newName: "x")
-      let target = folder.appendingPathComponent("x")
-      try Data(old).write(to: target)
-      try Data(diff).write(to: folder.appendingPathComponent("x.diff"))
-      if diff.isEmpty {
-        XCTAssertEqual(old, new)
-        continue
-      }
-      let patch = try TestProcess.run(
-        URL(fileURLWithPath: "/usr/bin/patch"), ["-s", "-p0", "-i", "x.diff"], in: folder)
-      XCTAssertEqual(patch.status, 0, "round \(round): " + patch.out + patch.err)
-      XCTAssertEqual(Array(try Data(contentsOf: target)), new, "round \(round)")
-      // The same number of changed lines as diff's: a smallest diff.
-      func changes(_ data: Data) -> Int {
-        String(decoding: data, as: UTF8.self).split(separator: "\n").filter {
-          ($0.hasPrefix("+") && !$0.hasPrefix("+++")) || ($0.hasPrefix("-") && !$0.hasPrefix("---"))
-        }.count
-      }
-      XCTAssertEqual(changes(Data(diff)), changes(try realDiff(old, new)), "round \(round)")
-    }
-  }
-}
-
-private struct NoSaves: GoldenEffects {
-  mutating func save(_ script: String, to file: String) -> String? { "not in this test" }
 }

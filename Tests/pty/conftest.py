@@ -14,6 +14,7 @@ Run with `python3 -m pytest -q Tests/pty`.
 import os
 import re
 import shlex
+import shutil
 import signal
 import time
 from pathlib import Path
@@ -32,6 +33,8 @@ PROMPT = "handsh> "
 TIMEOUT = 10  # seconds, for every expect and every wait for an exit
 TEST_GUARD = 60  # seconds, for a whole test
 DEFAULT_INPUTRC = "set enable-bracketed-paste off\n"
+# What `status` says of a fresh session with seed 42.
+DECK_AT_START = "52 in deck, 0 discarded, seed 42"
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
 
@@ -55,6 +58,10 @@ def clean(text):
                 cursor += 1
         out.append("".join(chars).rstrip(" "))
     return "\n".join(out)
+
+
+def history_lines(path):
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
 def handsh_binary():
@@ -325,3 +332,98 @@ def box(tmp_path):
         yield sandbox
     finally:
         sandbox.close()
+
+
+# MARK: - A job-control shell (dash or bash) with handsh under it
+
+SHELL_PROMPT = "SH$ "
+
+def children_of(pid):
+    """The processes whose parent is PID (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def process_state(pid):
+    """The state letter of PID from /proc (R, S, T, Z, ...); None once it is
+    reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+def eventually(predicate, timeout=TIMEOUT):
+    """Whether PREDICATE holds within TIMEOUT seconds, asked every 50 ms."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+class JobShell:
+    """An interactive dash or bash with job control, in a pseudo-terminal,
+    whose commands run in the sandbox."""
+
+    def __init__(self, box, name, env=None):
+        path = shutil.which(name)
+        if path is None:
+            pytest.fail(f"the job-control tests need {name}")
+        self.box = box
+        environment = box.env(box.history, env)
+        environment["PS1"] = SHELL_PROMPT
+        environment["ENV"] = "/dev/null"
+        arguments = ["-i"] if name == "dash" else ["--norc", "--noprofile", "-i"]
+        self.child = pexpect.spawn(
+            path,
+            arguments,
+            env=environment,
+            cwd=str(box.cwd),
+            timeout=TIMEOUT,
+            encoding="utf-8",
+            codec_errors="replace",
+            dimensions=(24, 200),
+        )
+        box.children.append(self.child)
+        self.child.expect_exact(SHELL_PROMPT)
+        self.run("ulimit -c 0")
+
+    def run(self, line):
+        """Runs LINE at the shell and returns its output, cleaned."""
+        self.child.send(line + "\r")
+        self.child.expect_exact(line)
+        self.child.expect_exact(SHELL_PROMPT)
+        return clean(self.child.before).strip("\n")
+
+    def modes(self):
+        return self.run("stty -g")
+
+    def start_handsh(self, *args):
+        words = " ".join(shlex.quote(w) for w in [str(self.box.binary), "--seed", "42", *args])
+        self.child.send(words + "\r")
+        self.child.expect_exact(PROMPT)
+
+    def type_and_wait(self, text):
+        """Types TEXT at handsh's prompt and waits until readline has echoed
+        it (a signal character flushes the terminal's unread input)."""
+        self.child.send(text)
+        self.child.expect_exact(text)
+        time.sleep(0.2)
+
+    def handsh_pid(self):
+        kids = children_of(self.child.pid)
+        assert len(kids) == 1, kids
+        return kids[0]

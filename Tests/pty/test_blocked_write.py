@@ -119,7 +119,7 @@ def test_results_blocked_on_a_full_pipe_never_hold_up_the_prompt(box, how):
 
 
 def test_ctrl_z_stops_handsh_blocked_in_a_save_and_fg_goes_on_waiting(box):
-    from test_terminal import SHELL_PROMPT, JobShell
+    from conftest import SHELL_PROMPT, JobShell
 
     os.mkfifo(box.cwd / "ff")
     js = JobShell(box, "bash")

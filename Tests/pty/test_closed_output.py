@@ -10,7 +10,7 @@ import shlex
 import time
 
 from conftest import PROMPT, clean
-from test_terminal import SHELL_PROMPT, JobShell
+from conftest import SHELL_PROMPT, JobShell
 
 NOTICE = "handsh: standard output is closed; results are now shown here"
 

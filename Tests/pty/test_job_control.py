@@ -14,7 +14,7 @@ import time
 import pytest
 
 from conftest import PROMPT, clean
-from test_terminal import SHELL_PROMPT, JobShell, history_lines
+from conftest import SHELL_PROMPT, JobShell, history_lines
 
 
 def edit_and_check(js, before):

@@ -20,7 +20,7 @@ import pytest
 
 from conftest import handsh_binary
 from screen import Term
-from test_terminal import SHELL_PROMPT
+from conftest import SHELL_PROMPT
 
 PROMPT = "handsh>"
 

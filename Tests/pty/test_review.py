@@ -10,7 +10,7 @@ import signal
 import subprocess
 
 from conftest import clean
-from test_terminal import SHELL_PROMPT, JobShell
+from conftest import SHELL_PROMPT, JobShell
 
 QUESTION = "Accept this block [y,n,a,d,q,?]? "
 

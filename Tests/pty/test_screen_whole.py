@@ -28,7 +28,7 @@ from conftest import (
     wait_until,
 )
 from screen import Term
-from test_terminal import SHELL_PROMPT
+from conftest import SHELL_PROMPT
 
 # `new 1; add` deals 7♦; `add` then `undo` a hundred thousand times shows
 # 7♦ and (empty) in turn, long enough for a cut in the middle.

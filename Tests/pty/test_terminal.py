@@ -7,7 +7,6 @@ shell (dash or bash), and checks the terminal's modes with `stty -g`.
 Seed 42 deals 7♥ 3♣ K♥ A♠ 2♠ A♥ A♣ K♦ 10♦ 5♥.
 """
 
-import os
 import shlex
 import shutil
 import signal
@@ -16,15 +15,10 @@ import time
 import pexpect
 import pytest
 
-from conftest import PROMPT, TIMEOUT, Shell, clean
+from conftest import PROMPT, TIMEOUT, Shell, clean, history_lines
 
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
-SHELL_PROMPT = "SH$ "
-
-
-def history_lines(path):
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
 def pasting(box, *args, **kwargs):
@@ -33,97 +27,6 @@ def pasting(box, *args, **kwargs):
     env = dict(kwargs.pop("env", {}) or {})
     env.setdefault("TERM", "xterm")
     return box.spawn(*args, env=env, **kwargs)
-
-
-def children_of(pid):
-    """The processes whose parent is PID (from /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(entry))
-    return found
-
-
-def process_state(pid):
-    """The state letter of PID from /proc (R, S, T, Z, ...); None once it is
-    reaped."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return None
-
-
-def eventually(predicate, timeout=TIMEOUT):
-    """Whether PREDICATE holds within TIMEOUT seconds, asked every 50 ms."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
-class JobShell:
-    """An interactive dash or bash with job control, in a pseudo-terminal,
-    whose commands run in the sandbox."""
-
-    def __init__(self, box, name, env=None):
-        path = shutil.which(name)
-        if path is None:
-            pytest.fail(f"the job-control tests need {name}")
-        self.box = box
-        environment = box.env(box.history, env)
-        environment["PS1"] = SHELL_PROMPT
-        environment["ENV"] = "/dev/null"
-        arguments = ["-i"] if name == "dash" else ["--norc", "--noprofile", "-i"]
-        self.child = pexpect.spawn(
-            path,
-            arguments,
-            env=environment,
-            cwd=str(box.cwd),
-            timeout=TIMEOUT,
-            encoding="utf-8",
-            codec_errors="replace",
-            dimensions=(24, 200),
-        )
-        box.children.append(self.child)
-        self.child.expect_exact(SHELL_PROMPT)
-        self.run("ulimit -c 0")
-
-    def run(self, line):
-        """Runs LINE at the shell and returns its output, cleaned."""
-        self.child.send(line + "\r")
-        self.child.expect_exact(line)
-        self.child.expect_exact(SHELL_PROMPT)
-        return clean(self.child.before).strip("\n")
-
-    def modes(self):
-        return self.run("stty -g")
-
-    def start_handsh(self, *args):
-        words = " ".join(shlex.quote(w) for w in [str(self.box.binary), "--seed", "42", *args])
-        self.child.send(words + "\r")
-        self.child.expect_exact(PROMPT)
-
-    def type_and_wait(self, text):
-        """Types TEXT at handsh's prompt and waits until readline has echoed
-        it (a signal character flushes the terminal's unread input)."""
-        self.child.send(text)
-        self.child.expect_exact(text)
-        time.sleep(0.2)
-
-    def handsh_pid(self):
-        kids = children_of(self.child.pid)
-        assert len(kids) == 1, kids
-        return kids[0]
 
 
 # MARK: - 1. Pastes
@@ -172,134 +75,6 @@ def test_quit_in_a_paste_ends_the_session_there(box):
     assert history_lines(box.history) == ["add", "quit"]
 
 
-# MARK: - 2. Job control and signals
-
-
-@pytest.mark.parametrize("shell", ["dash", "bash"])
-def test_ctrl_z_restores_the_terminal_and_fg_resumes_editing(box, shell):
-    js = JobShell(box, shell)
-    before = js.modes()
-    js.start_handsh()
-    js.type_and_wait("add 7h")
-    js.child.sendcontrol("z")
-    js.child.expect_exact(SHELL_PROMPT)
-    stopped = clean(js.child.before)  # what followed the typed text
-    # As readline's own handler writes it (sqlite3): `^Z` and no line break;
-    # bash writes one before its notice, dash none.
-    assert stopped.startswith("^Z\n[1]+" if shell == "bash" else "^Z[1]"), repr(stopped)
-    # The shell gets the terminal as it left it (dash restores nothing itself).
-    assert js.modes() == before
-    js.child.send("fg\r")
-    # The prompt and the typed text are drawn again ...
-    js.child.expect_exact(PROMPT + "add 7h")
-    time.sleep(0.2)
-    # ... and editing works: Left, Backspace over the 7, then Q: `add Qh`.
-    js.child.send("\x1b[D\x7fQ\r")
-    js.child.expect_exact("Q♥")
-    js.child.expect_exact(PROMPT)
-    js.child.send("quit\r")
-    js.child.expect_exact(SHELL_PROMPT)
-    assert js.modes() == before
-    assert history_lines(box.history) == ["add Qh", "quit"]
-
-
-def test_ctrl_z_twice_and_nothing_typed(box):
-    js = JobShell(box, "dash")
-    before = js.modes()
-    js.start_handsh("--quiet")
-    for _ in range(2):
-        time.sleep(0.2)
-        js.child.sendcontrol("z")
-        js.child.expect_exact(SHELL_PROMPT)
-        assert js.modes() == before
-        js.child.send("fg\r")
-        js.child.expect_exact(PROMPT)
-    time.sleep(0.2)
-    js.child.send("add\r")
-    js.child.expect_exact(PROMPT)
-    js.child.send("show\r")
-    js.child.expect_exact("1  7♥")
-
-
-def test_ctrl_backslash_restores_the_terminal_and_ends_by_sigquit(box):
-    js = JobShell(box, "dash")
-    before = js.modes()
-    js.start_handsh("--quiet")
-    js.type_and_wait("add 7h")
-    js.child.sendcontrol("\\")
-    js.child.expect_exact(SHELL_PROMPT)
-    # The typed line is left alone: what follows starts on a fresh line.
-    assert js.child.before.startswith("^\\\r\n") or js.child.before.startswith(
-        "\r\n"
-    ), repr(js.child.before)
-    assert js.run("echo status=$?") == "status=131"
-    assert js.modes() == before
-
-
-@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
-def test_a_fatal_signal_restores_the_terminal_under_a_shell(box, number):
-    js = JobShell(box, "dash")
-    before = js.modes()
-    js.start_handsh("--quiet")
-    js.type_and_wait("add 7h")
-    os.kill(js.handsh_pid(), number)
-    js.child.expect_exact(SHELL_PROMPT)
-    assert js.child.before.startswith("\r\n"), repr(js.child.before)
-    assert js.run("echo status=$?") == f"status={128 + number}"
-    assert js.modes() == before
-
-
-@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
-def test_a_fatal_signal_moves_to_a_fresh_line_when_text_was_typed(box, number):
-    sh = box.spawn("--seed", "42", "--quiet")
-    sh.first_prompt()
-    sh.child.send("add 7h")
-    sh.child.expect_exact("add 7h")
-    time.sleep(0.2)
-    sh.kill(number)
-    assert sh.wait_exit() == 128 + number
-    # Nothing after the typed text but the move to a fresh line.
-    assert sh.tail == "\n", repr(sh.tail)
-    assert not box.history.exists() or history_lines(box.history) == []
-
-
-def test_a_fatal_signal_on_an_empty_line_moves_to_a_fresh_line(box):
-    # Readline's last word is a carriage return: without the line break the
-    # shell's `Terminated` would overwrite the prompt.
-    sh = box.spawn("--seed", "42", "--quiet")
-    sh.first_prompt()
-    time.sleep(0.2)
-    sh.kill(signal.SIGTERM)
-    assert sh.wait_exit() == 128 + signal.SIGTERM
-    assert sh.tail == "\n", repr(sh.tail)
-
-
-def test_kill_ends_a_stopped_handsh(box):
-    # bash's `kill %1` sends SIGTERM, then SIGCONT: handsh, still in the
-    # background, must not set the terminal up (that stops it again) but end.
-    js = JobShell(box, "bash")
-    before = js.modes()
-    js.start_handsh("--quiet")
-    pid = js.handsh_pid()
-    js.type_and_wait("add 3h")
-    js.child.sendcontrol("z")
-    js.child.expect_exact(SHELL_PROMPT)
-    js.child.send("kill %1\r")
-    js.child.expect_exact(SHELL_PROMPT)
-    # handsh ends (a zombie until bash reaps it), and is never stopped again.
-    assert eventually(lambda: process_state(pid) in (None, "Z")), (
-        f"handsh is still there, state {process_state(pid)}"
-    )
-    # bash's own word: `wait` reaps a zombie at once (SIGTERM: 143), or the
-    # job is already gone (127); a job still stopped would never return.
-    # Polling `jobs` instead left bash's table saying Stopped for a zombie
-    # it had not reaped yet.
-    out = js.run("wait %1 2>/dev/null; echo status=$?")
-    assert out.splitlines()[-1] in ("status=143", "status=127"), out
-    assert "Stopped" not in js.run("jobs")
-    assert js.modes() == before
-
-
 # MARK: - 3. Ctrl-C and Ctrl-D
 
 
@@ -341,114 +116,6 @@ def test_ctrl_d_writes_exactly_one_line_break(box, paste):
     raw = sh.child.before
     assert raw.count("\n") == 1, repr(raw)
     assert clean(raw) == "\n", repr(raw)
-
-
-# MARK: - 4. Completion
-
-
-def listing(sh, typed):
-    """The candidates that two Tabs list after TYPED, in the order shown."""
-    sh.child.send(typed)
-    sh.child.expect_exact(typed)
-    sh.child.send("\x1b?")  # M-?: possible-completions, as a second Tab lists
-    sh.child.expect_exact(PROMPT + typed)
-    words = clean(sh.child.before).split()
-    sh.child.send("\x15")  # Ctrl-U
-    return words
-
-
-def test_completion_lists_the_decks_cards_in_new_deck_order(box):
-    box.inputrc.write_text(
-        "set enable-bracketed-paste off\nset print-completions-horizontally on\n"
-    )
-    sh = box.spawn("--seed", "42")
-    sh.first_prompt()
-    assert sh.command("add") == ["7♥"]
-    assert listing(sh, "add 1") == ["10♥", "10♦", "10♣", "10♠"]
-    suits = "♥♦♣♠"
-    ranks = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
-    deck = [r + s for s in suits for r in ranks if r + s != "7♥"]
-    assert listing(sh, "add ") == deck
-
-
-def test_t_completes_tens(box):
-    sh = box.spawn("--seed", "42")
-    sh.first_prompt()
-    assert sh.command("add th\t") == ["10♥"]
-    assert sh.last_echo == "add 10♥"
-    assert sh.command("add t\ts") == ["10♠ 10♥"]
-    assert sh.last_echo == "add 10s"
-
-
-def test_completion_of_positions_after_del_and_mv(box):
-    sh = box.spawn("--seed", "42", "--quiet", "-i", "-c", "add; add; add")
-    sh.first_prompt()
-    # Listed with their cards, one row as readline lays it out; the
-    # position alone is inserted.
-    sh.child.send("del \t\t")
-    sh.child.expect_exact(PROMPT + "del ")
-    assert "\n1 K♥  2 3♣  3 7♥\n" in clean(sh.child.before), repr(sh.child.before)
-    sh.child.send("\x15")
-    assert listing(sh, "mv 1 ") == ["1", "K♥", "2", "3♣", "3", "7♥"]
-    assert sh.command("mv 3\t1\t") == []
-    assert sh.last_echo == "mv 3 1"
-    assert sh.command("show") == ["1  7♥", "2  K♥", "3  3♣"]
-
-
-def test_completion_of_the_hands_cards_after_expect(box):
-    sh = box.spawn("--seed", "42", "--quiet")
-    sh.first_prompt()
-    assert listing(sh, "expect ") == ["empty"]
-    sh.command("add; add")
-    assert listing(sh, "expect ") == ["3♣", "7♥"]
-    assert sh.command("expect 3\t7\t") == []
-    assert sh.last_echo == "expect 3♣ 7♥"
-
-
-def test_completion_of_file_names_after_save_quotes_them(box):
-    (box.cwd / "my game.hand").write_text("")
-    sh = box.spawn("--seed", "42", "--quiet")
-    sh.first_prompt()
-    assert sh.command("add; save my\t") == []
-    assert sh.last_echo == 'add; save "my game.hand"'
-    assert (box.cwd / "my game.hand").read_text().endswith("add 7H\n")
-
-
-def test_completion_with_ascii(box):
-    sh = box.spawn("--seed", "42", "--ascii")
-    sh.first_prompt()
-    assert listing(sh, "add Q") == ["QH", "QD", "QC", "QS"]
-
-
-# MARK: - 4. The locale
-
-
-C_LOCALE = {"LC_ALL": "C", "LANG": ""}
-
-
-def test_completion_under_lc_all_c_never_inserts_part_of_a_character(box):
-    sh = box.spawn("--seed", "42", env=C_LOCALE)
-    sh.first_prompt()
-    # Q♥ Q♦ Q♣ Q♠ share the bytes E2 99 after Q, but no whole character.
-    assert sh.command("add q\th") == ["Q♥"]
-    assert sh.last_echo == "add Qh"
-    assert listing(sh, "add 1") == ["10♥", "10♦", "10♣", "10♠"]
-    assert sh.command("add 7h\t") == ["7♥ Q♥"]
-    assert history_lines(box.history) == ["add Qh", "add 7♥ "]
-
-
-def test_backspace_over_a_suit_under_lc_all_c(box):
-    sh = box.spawn("--seed", "42", env=C_LOCALE)
-    sh.first_prompt()
-    assert sh.command("add Q♥♦\x7f") == ["Q♥"]
-    assert sh.command("add ♠\x02A") == ["A♠ Q♥"]
-    assert history_lines(box.history) == ["add Q♥", "add A♠"]
-
-
-def test_lang_unset_is_the_c_locale_too(box):
-    sh = box.spawn("--seed", "42", env={"LC_ALL": "", "LANG": ""})
-    sh.first_prompt()
-    assert sh.command("add k♦♣\x7f") == ["K♦"]
 
 
 # MARK: - 5. Where the prompt is drawn
