@@ -257,17 +257,3 @@ public struct SavedScript: Sendable, Equatable {
     return String(decoding: bytes, as: UTF8.self)
   }
 }
-
-extension Step {
-  /// The step as a command, the way `history` and `save` write it.
-  public func text(seed: UInt64, ascii: Bool) -> String {
-    switch self {
-    case .start: "start"
-    case .add(let card): "add \(card.name(ascii: ascii))"
-    case .delete(let position): "del \(position)"
-    case .move(let from, let to): "mv \(from) \(to)"
-    case .limit(let limit): "limit \(limit)"
-    case .new: "new \(seed)"
-    }
-  }
-}

@@ -189,8 +189,8 @@ private struct HeldOutput: CommandSink {
   var held: [Chunk] = []
   /// The bytes that `held` takes.
   var heldBytes = 0
-  /// With a journal: the changes run ahead, held as their versions
-  /// (`HeldJournal`), not as their lines.
+  /// With a journal: the changes run ahead, held as their versions and
+  /// moves (`HeldJournal`), not as their lines.
   var journaling = false
   var journal = HeldJournal()
 
@@ -212,7 +212,11 @@ private struct HeldOutput: CommandSink {
 
   mutating func changed(_ move: CursorMove?, history: History, column: () -> Int) {
     if firstChange == nil { firstChange = (line, column()) }
-    journal.changed(move, history: history)
+    if let move {
+      journal.moved(move, cursor: history.cursor)
+    } else {
+      journal.made()
+    }
   }
 
   mutating func diagnose(_ message: String, column: Int) {}
@@ -250,70 +254,5 @@ private struct HeldOutput: CommandSink {
       lines.reserveCapacity(HeldOutput.chunkLines)
     }
     return true
-  }
-}
-
-/// The changes a text made while it was checked, held for the journal
-/// until the check ends: a line is never held twice. The versions they
-/// made are numbered one after another from `firstVersion`, and the
-/// history holds them, so a change is held as a count, and its line is
-/// made from its version when it goes out
-/// (`JournalText.appendLine(version:in:to:)`); only the moves of the
-/// cursor are held as lines.
-struct HeldJournal {
-  /// The number of the first version made.
-  var firstVersion = 0
-  /// The journal's `sessionStart`: where time lines begin.
-  var sessionStart = 0
-  /// The lines of the moves.
-  let moves = ByteBuffer(capacity: 64)
-  /// In order: the moves up to `movesEnd` in `moves`, then `versions`
-  /// versions made; the last segment is `open`, still growing.
-  private(set) var segments: [(movesEnd: UInt32, versions: UInt32)] = []
-  /// The last segment, kept apart so that a change costs an increment of a
-  /// field, not an array's check of uniqueness (`scripts/bench --journal`).
-  private var open: (movesEnd: UInt32, versions: UInt32) = (0, 0)
-  /// Whether a change was held at all.
-  private(set) var isEmpty = true
-
-  mutating func changed(_ move: CursorMove?, history: History) {
-    isEmpty = false
-    guard let move else {
-      open.versions &+= 1
-      return
-    }
-    if open.versions > 0 {
-      segments.append(open)
-      open.versions = 0
-    }
-    // The count comes back from the append: read here, across modules, it
-    // costs a dynamic check of exclusivity a move.
-    open.movesEnd = UInt32(
-      truncatingIfNeeded: JournalText.appendLine(for: move, in: history, to: moves))
-  }
-
-  /// Hands `body` the held lines in order, in pieces of whole lines
-  /// written into `out`: the moves' as they are, the versions' made from
-  /// `history`. `body` empties `out`, or answers false to stop.
-  func write(from history: History, into out: ByteBuffer, _ body: () -> Bool) {
-    var (from, version) = (0, firstVersion)
-    // The open segment last, with no copy of the others.
-    for index in 0...segments.count {
-      let segment = index < segments.count ? segments[index] : open
-      let movesEnd = Int(segment.movesEnd)
-      if movesEnd > from {
-        out.append(moves, from: from, to: movesEnd)
-        from = movesEnd
-      }
-      let end = version + Int(segment.versions)
-      while version < end {
-        version = JournalText.appendLines(
-          versions: version..<end, in: history, sessionStart: sessionStart, to: out,
-          limit: 1 << 16)
-        // Stopped short: `out` is full. (Its count is not read here: read
-        // across modules, it costs a dynamic check of exclusivity.)
-        if version < end, !body() { return }
-      }
-    }
   }
 }
