@@ -34,22 +34,55 @@ struct LineWriter {
     newLine()
   }
 
-  /// The canonical command of `step`; `seed` is a new game's (read only
-  /// for `new`: `Step.isNew`). Cards in ASCII (`QH`), or with their suits'
-  /// symbols (`Q♥`) when `ascii` is false. No closure: in a journal's loop
-  /// this is inlined whole.
+  /// The canonical command of `step`, cards in ASCII (`QH`); `seed` is a
+  /// new game's (read only for `new`: `Step.isNew`). No closure and no
+  /// choice of spelling: in a journal's loop this is inlined whole.
   @inline(__always)
-  mutating func put(_ step: Step, seed: UInt64, ascii: Bool = true) {
+  mutating func put(_ step: Step, seed: UInt64) {
     switch step {
     case .start: put("start")
-    case .add(let card):
-      if ascii { put(add: card) } else { put(symbolic: card) }
-    case .delete(let position): put("del ", UInt64(position))
+    case .add(let card): put(add: card)
+    case .delete(let position):
+      put(word: 0x206C_6564, count: 4)  // "del "
+      put(small: position)
     case .move(let from, let to):
-      put("mv ", UInt64(from))
-      put(" ", UInt64(to))
+      put(word: 0x2020_766D, count: 3)  // "mv "
+      put(small: from)
+      put(word: 0x20, count: 1)
+      put(small: to)
     case .limit(let limit): put("limit ", UInt64(limit))
     case .new: put("new ", seed)
+    }
+  }
+
+  /// The first `count` bytes of `word`, little-endian, in one store.
+  @inline(__always)
+  mutating func put(word: UInt32, count size: Int) {
+    UnsafeMutableRawPointer(base + count).storeBytes(of: word.littleEndian, as: UInt32.self)
+    count &+= size
+  }
+
+  /// A place or a limit, with no loop when below 100 (always, after a
+  /// change that succeeded).
+  @inline(__always)
+  mutating func put(small value: UInt8) {
+    guard value < 100 else { return put("", UInt64(value)) }
+    let (tens, ones) = (value / 10, value % 10)
+    let two = tens > 0
+    base[count] = 0x30 &+ (two ? tens : ones)
+    base[count &+ 1] = 0x30 &+ ones
+    count &+= two ? 2 : 1
+  }
+
+  /// `put(_:seed:)`, or with the suits' symbols (`Q♥`) when `ascii` is
+  /// false (`history` without `--ascii`).
+  mutating func put(_ step: Step, seed: UInt64, ascii: Bool) {
+    if !ascii, case .add(let card) = step {
+      put(add: card)
+      count &-= 1
+      put(card.suit.symbolSpelling)
+    } else {
+      put(step, seed: seed)
     }
   }
 
@@ -69,15 +102,6 @@ struct LineWriter {
     let word = 0x2064_6461 | (spelling >> ((rank & 7) &* 8) & 0xFF) << 32 | tail << 40
     UnsafeMutableRawPointer(base + count).storeBytes(of: word.littleEndian, as: UInt64.self)
     count &+= 6 &+ Int(ten)
-  }
-
-  /// `add` and the card with its suit's symbol (`history` without
-  /// `--ascii`): the ASCII line with the suit's letter replaced.
-  @inline(never)
-  mutating func put(symbolic card: Card) {
-    put(add: card)
-    count &-= 1
-    put(card.suit.symbolSpelling)
   }
 
   @inline(__always)
