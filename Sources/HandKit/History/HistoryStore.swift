@@ -50,7 +50,7 @@ extension Step {
 /// write), so it is as safe to send as the history.
 final class Store: @unchecked Sendable {
   private static let chunkShift = 12
-  private static let chunkSize = 1 << chunkShift
+  static let chunkSize = 1 << chunkShift
   private static let keyChunkShift = 10
   private static let keyChunkSize = 1 << keyChunkShift
   private static let keyframeSize = 52

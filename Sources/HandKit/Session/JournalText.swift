@@ -26,14 +26,14 @@ public enum JournalText {
     switch move {
     case .undo(let steps): writer.put("undo ", UInt64(steps))
     case .redo(let steps): writer.put("redo ", UInt64(steps))
-    // `earlier` and `later` (-1) are the `goto` they did: to the cursor.
-    case .goto(let version): writer.put("goto ", UInt64(version < 0 ? history.cursor : version))
+    case .goto(let version): writer.put("goto ", UInt64(version))
+    case .walked: writer.put("goto ", UInt64(history.cursor))
     case nil:
       let version = history.current
-      writer.put(version.step) { history.seed(of: version) }
+      writer.put(version.step, seed: version.step.isNew ? history.seed(of: version) : 0)
     }
-    writer.base[writer.count] = 0x0A
-    out.grow(by: writer.count &+ 1)
+    writer.newLine()
+    out.grow(by: writer.count)
     return out.count
   }
 
@@ -44,35 +44,76 @@ public enum JournalText {
   @inline(__always)
   public static func appendLine(version number: Int, in history: History, to out: ByteBuffer) {
     var writer = LineWriter(base: out.room(LineWriter.capacity))
-    writer.put(history.step(of: number)) { history.seed(ofVersion: number) }
-    writer.base[writer.count] = 0x0A
-    out.grow(by: writer.count &+ 1)
+    let step = history.step(of: number)
+    writer.put(step, seed: step.isNew ? history.seed(ofVersion: number) : 0)
+    writer.newLine()
+    out.grow(by: writer.count)
   }
 
   /// The lines of the changes that made versions `numbers` of `history`,
   /// each after the time line that goes before it (`appendTimeLine`),
   /// appended to `out` until it holds `limit` bytes or more: the number of
-  /// the first version not written. One loop, with the time of the version
-  /// before carried along, for the changes held while a text was checked,
-  /// which are most of a journal's cost (`scripts/bench --journal`).
+  /// the first version not written. One loop over the store's entries and
+  /// times as they lie, with the time of the version before carried along
+  /// and room made for many lines at once, for the changes held while a
+  /// text was checked, which are most of a journal's cost
+  /// (`scripts/bench --journal`).
   public static func appendLines(
     versions numbers: Range<Int>, in history: History, sessionStart: Int, to out: ByteBuffer,
     limit: Int
   ) -> Int {
     var number = numbers.lowerBound
     guard number < numbers.upperBound else { return number }
+    let store = history.store
     var previous = number > 0 ? history.time(of: number &- 1) : -1
-    while number < numbers.upperBound, out.count < limit {
-      let time = history.time(of: number)
-      if number <= sessionStart || time != previous {
-        if number == 1, history.time(of: 0) != time { appendTimeLine(history.time(of: 0), to: out) }
-        appendTimeLine(time, to: out)
+    var count = out.count
+    while number < numbers.upperBound, count < limit {
+      // The next versions of `number`'s chunk, whose entries and times lie
+      // one after another, as many as a batch's room holds.
+      let end = min(
+        numbers.upperBound, (number | (Store.chunkSize &- 1)) &+ 1, number &+ batchVersions)
+      var writer = LineWriter(base: out.room((end &- number) &* bytesPerVersion))
+      let (entries, times) = (store.entry(number), store.time(number))
+      var index = 0
+      while number &+ index < end, count &+ writer.count < limit {
+        let time = Int(times[index])
+        if number &+ index <= sessionStart || time != previous {
+          if number &+ index == 1, history.time(of: 0) != time {
+            writer.putTime(history.time(of: 0))
+          }
+          writer.putTime(time)
+        }
+        previous = time
+        let entry = entries + index
+        let step = entry.pointee.step
+        writer.put(step, seed: step.isNew ? store.entry(Int(entry.pointee.game)).pointee.deck : 0)
+        writer.newLine()
+        index &+= 1
       }
-      previous = time
-      appendLine(version: number, in: history, to: out)
-      number &+= 1
+      out.grow(by: writer.count)
+      count &+= writer.count
+      number &+= index
     }
     return number
+  }
+
+  /// How many versions' lines `appendLines` makes room for at once.
+  private static let batchVersions = 256
+  /// The most a version's lines take: two time lines (14 bytes each) and
+  /// the longest line, `new` and a 20-digit seed (25).
+  private static let bytesPerVersion = 64
+
+  /// The line of a move of the cursor held as a word (`HeldJournal`):
+  /// `undo N`, `redo N` or `goto V`, with its line break, appended to `out`.
+  static func appendMoveLine(tag: UInt32, value: Int, to out: ByteBuffer) {
+    var writer = LineWriter(base: out.room(LineWriter.capacity))
+    switch tag {
+    case HeldWord.undo: writer.put("undo ", UInt64(value))
+    case HeldWord.redo: writer.put("redo ", UInt64(value))
+    default: writer.put("goto ", UInt64(value))
+    }
+    writer.newLine()
+    out.grow(by: writer.count)
   }
 
   /// Why a journal cannot be resumed: where, and the message.
@@ -157,9 +198,8 @@ public enum JournalText {
   /// `#@ SECONDS` and its line break, appended to `out`.
   static func appendTimeLine(_ seconds: Int, to out: ByteBuffer) {
     var writer = LineWriter(base: out.room(LineWriter.capacity))
-    writer.put("#@ ", UInt64(seconds))
-    writer.base[writer.count] = 0x0A
-    out.grow(by: writer.count &+ 1)
+    writer.putTime(seconds)
+    out.grow(by: writer.count)
   }
 
   /// The seed and limit of line 1, `#!/usr/bin/env -S handsh --seed S
@@ -241,111 +281,4 @@ public final class ByteBuffer {
   }
 
   public func removeAll() { count = 0 }
-}
-
-/// Writes a journal line into 32 bytes: words and numbers (at most 20
-/// digits), so that the longest line, `new` and a seed, fits.
-private struct LineWriter {
-  static let capacity = 32
-
-  let base: UnsafeMutablePointer<UInt8>
-  var count = 0
-
-  init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
-
-  @inline(__always)
-  mutating func put(_ text: StaticString) {
-    let bytes = text.utf8Start
-    for index in 0..<text.utf8CodeUnitCount {
-      base[count] = bytes[index]
-      count &+= 1
-    }
-  }
-
-  /// The canonical command of `step`; `seed` is a new game's.
-  @inline(__always)
-  mutating func put(_ step: Step, seed: () -> UInt64) {
-    switch step {
-    case .start: put("start")
-    case .add(let card): put(add: card)
-    case .delete(let position): put("del ", UInt64(position))
-    case .move(let from, let to):
-      put("mv ", UInt64(from))
-      put(" ", UInt64(to))
-    case .limit(let limit): put("limit ", UInt64(limit))
-    case .new: put("new ", seed())
-    }
-  }
-
-  /// `add` and the card in ASCII, with no loop over its spellings: most
-  /// of a journal's lines are these.
-  @inline(__always)
-  mutating func put(add card: Card) {
-    (base[count], base[count &+ 1], base[count &+ 2], base[count &+ 3]) = (0x61, 0x64, 0x64, 0x20)
-    count &+= 4
-    let rank = card.index % 13
-    switch rank {
-    case 0: base[count] = UInt8(ascii: "A")
-    case 9:
-      base[count] = UInt8(ascii: "1")
-      count &+= 1
-      base[count] = UInt8(ascii: "0")
-    case 10: base[count] = UInt8(ascii: "J")
-    case 11: base[count] = UInt8(ascii: "Q")
-    case 12: base[count] = UInt8(ascii: "K")
-    default: base[count] = UInt8(ascii: "1") &+ rank
-    }
-    count &+= 1
-    let suits: (UInt8, UInt8, UInt8, UInt8) = (0x48, 0x44, 0x43, 0x53)  // H D C S
-    switch card.index / 13 {
-    case 0: base[count] = suits.0
-    case 1: base[count] = suits.1
-    case 2: base[count] = suits.2
-    default: base[count] = suits.3
-    }
-    count &+= 1
-  }
-
-  @inline(__always)
-  mutating func put(_ text: StaticString, _ value: UInt64) {
-    put(text)
-    // One digit, the usual count or place: no reversal.
-    if value < 10 {
-      base[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
-      count &+= 1
-      return
-    }
-    var value = value
-    let start = count
-    repeat {
-      base[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-      value /= 10
-      count &+= 1
-    } while value > 0
-    var (low, high) = (start, count &- 1)
-    while low < high {
-      (base[low], base[high]) = (base[high], base[low])
-      low &+= 1
-      high &-= 1
-    }
-  }
-}
-
-/// A command that moves the cursor, as a journal records it.
-public enum CursorMove: Sendable, Equatable {
-  case undo(Int)
-  case redo(Int)
-  case goto(Int)
-
-  /// The move `command` makes, if it is one.
-  @inlinable public init?(_ command: borrowing Command) {
-    switch command {
-    case .undo(let steps): self = .undo(steps)
-    case .redo(let steps): self = .redo(steps)
-    case .goto(let version): self = .goto(version)
-    // The version it reaches is known once it ran: the history's cursor.
-    case .earlier, .later: self = .goto(-1)
-    default: return nil
-    }
-  }
 }

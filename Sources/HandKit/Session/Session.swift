@@ -196,17 +196,3 @@ public struct Session: Sendable {
   /// save), whole: for tests.
   public func saveScript() -> String { SavedScript(history).text }
 }
-
-extension Step {
-  /// The step as a command, the way `history` and `save` write it.
-  public func text(seed: UInt64, ascii: Bool) -> String {
-    switch self {
-    case .start: "start"
-    case .add(let card): "add \(card.name(ascii: ascii))"
-    case .delete(let position): "del \(position)"
-    case .move(let from, let to): "mv \(from) \(to)"
-    case .limit(let limit): "limit \(limit)"
-    case .new: "new \(seed)"
-    }
-  }
-}

@@ -58,8 +58,8 @@ struct HeldOutput: CommandSink {
   var held: [Chunk] = []
   /// The bytes that `held` takes.
   var heldBytes = 0
-  /// With a journal: the changes run ahead, held as their versions
-  /// (`HeldJournal`), not as their lines.
+  /// With a journal: the changes run ahead, held as their versions and
+  /// moves (`HeldJournal`), not as their lines.
   var journaling = false
   var journal = HeldJournal()
 
@@ -77,7 +77,11 @@ struct HeldOutput: CommandSink {
 
   mutating func changed(_ move: CursorMove?, history: History, column: () -> Int) {
     if firstChange == nil { firstChange = (line, column()) }
-    journal.changed(move, history: history)
+    if let move {
+      journal.moved(move, cursor: history.cursor)
+    } else {
+      journal.made()
+    }
   }
 
   mutating func diagnose(_ message: String, column: Int) {}
