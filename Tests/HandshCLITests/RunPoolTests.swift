@@ -17,6 +17,7 @@ import Testing
     var running = 0
     var most = 0
     var released = false
+    var blocking = false
   }
 
   private func waitUntil(_ condition: () -> Bool) {
@@ -29,8 +30,12 @@ import Testing
     // One run holds the only thread while the others queue.
     let blocker = AnalysisJob(stamp: 0)
     pool.submit(blocker) {
+      log.lock.held { log.blocking = true }
       while !log.lock.held({ log.released }) { usleep(1000) }
     }
+    // The others queue only once the blocker runs: were it still queued,
+    // the pool would rightly start the latest change, 4, before it.
+    waitUntil { log.lock.held { log.blocking } }
     var jobs: [AnalysisJob] = []
     for stamp in [1, 3, 2, 4] {
       let job = AnalysisJob(stamp: stamp)

@@ -52,6 +52,11 @@ def test_results_come_while_a_long_quiet_source_runs(box):
     ran = time.monotonic() - started
     if ran < 0.5:
         pytest.skip(f"this binary ran the file in {ran:.2f} s: too fast to see it run")
-    assert first < ran / 2, f"the first result came after {first:.2f} s of {ran:.2f} s"
+    # Held to the line's end, the hand would come with the prompt, within
+    # milliseconds. Reading and checking the file comes before the first
+    # result, and on a loaded machine may take longer than the run itself:
+    # what shows the results come as made is the run still going on, for a
+    # good while, after the hand is on the screen.
+    assert ran - first > 0.25, f"the first result came after {first:.2f} s of {ran:.2f} s"
     sh.child.send("quit\r")
     assert sh.wait_exit() == 0
