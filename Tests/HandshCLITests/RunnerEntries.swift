@@ -26,3 +26,12 @@ extension RunAhead {
     runCommand(command, span: span, parser: &parser, at: position, executor: &executor)
   }
 }
+
+/// `forEachItemOfText`, by the name the tests knew it by.
+@discardableResult
+func forEachItem(
+  _ lines: inout TextLines,
+  _ body: (TextPosition, consuming ParsedItem, inout LineParser, Line) -> Bool
+) -> Int? {
+  forEachItemOfText(&lines, body)
+}

@@ -48,34 +48,31 @@ struct ProcessSink: CommandSink {
   private var journalFailed: Bool { output.journal?.failure != nil }
 
   mutating func diagnose(_ message: String, column: Int) {
-    failed = true
-    guard !endingBySignal else { return }
-    output.flush()
-    if journalFailed { return }
-    if let source = location.source {
-      Platform.printError(
-        diagnostic(
-          message, at: SourceLocation(source: source, line: location.line, column: column)),
-        to: errors)
-    } else {
-      Platform.printError("error: " + message, to: errors)
+    let location = location
+    report {
+      guard let source = location.source else { return "error: " + message }
+      return diagnostic(
+        message, at: SourceLocation(source: source, line: location.line, column: column))
     }
   }
 
   mutating func diagnose(_ message: String, at location: SourceLocation) {
-    failed = true
-    guard !endingBySignal else { return }
-    output.flush()
-    if journalFailed { return }
-    Platform.printError(diagnostic(message, at: location), to: errors)
+    report { diagnostic(message, at: location) }
   }
 
   mutating func diagnose(_ message: String, in source: String) {
+    report { diagnostic(message, in: source) }
+  }
+
+  /// A diagnostic whose place is in its text: the run has failed; it is
+  /// printed after the results made so far, unless a signal is ending the
+  /// run or the journal's failure said it already.
+  private mutating func report(_ text: () -> String) {
     failed = true
     guard !endingBySignal else { return }
     output.flush()
     if journalFailed { return }
-    Platform.printError(diagnostic(message, in: source), to: errors)
+    Platform.printError(text(), to: errors)
   }
 
   /// Results made so far go out before a `source` starts reading its

@@ -2,7 +2,7 @@ import HandKit
 
 /// Where a command stands in a text: its line, and its place among the
 /// items (commands and syntax errors) of that line, counted from 0. Both
-/// passes over a text count with `forEachItem`, so they agree.
+/// passes over a text count with `forEachItemOfText`, so they agree.
 struct TextPosition: Comparable {
   var line: Int
   var item: Int
@@ -22,7 +22,7 @@ struct TextPosition: Comparable {
 /// its position and the parser that read it; `body` returns false to stop.
 /// Returns the number of a line over the length limit, where reading stopped.
 @discardableResult
-func forEachItem(
+func forEachItemOfText(
   _ lines: inout TextLines,
   _ body: (TextPosition, consuming ParsedItem, inout LineParser, Line) -> Bool
 ) -> Int? {

@@ -174,7 +174,7 @@ struct Runner {
       lines.partial = !final
       lines.start(atOffset: state.next.offset, line: state.next.line)
       defer { state.next = lines.next }
-      tooLong = forEachItem(&lines) { position, item, parser, line in
+      tooLong = forEachItemOfText(&lines) { position, item, parser, line in
         // Consumed: a command's words go to the run without a copy, and
         // there is no item left to destroy.
         switch consume item {
@@ -228,7 +228,7 @@ struct Runner {
     // before it again.
     var lines = TextLines(text: text)
     lines.start(atOffset: resume.offset, line: resume.line)
-    forEachItem(&lines) { position, item, parser, line in
+    forEachItemOfText(&lines) { position, item, parser, line in
       guard position >= resume, case .command(let command, let span) = consume item else {
         return true
       }
