@@ -14,7 +14,7 @@ import subprocess
 import time
 
 from calls import NUMBERS, SYSCALLS, call_numbers
-from sweeps import environment
+from sweeps import environment, wait_or_kill
 from writers import big
 
 TIMEOUT = 30
@@ -122,14 +122,8 @@ def run_at_prompt(command, writer, folder, env):
             seen += chunk
         elif child.poll() is not None:
             break
-    try:
-        child.wait(timeout=max(0.1, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        child.kill()
-        child.wait()
-        os.close(main)
+    if not wait_or_kill(child, main, deadline):
         return None, None, seen.decode("utf-8", "replace"), True
-    os.close(main)
     code = child.returncode
     output = seen.decode("utf-8", "replace")
     return (code, None, output, False) if code >= 0 else (None, -code, output, False)

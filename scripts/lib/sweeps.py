@@ -7,6 +7,7 @@ import contextlib
 import os
 import select
 import shutil
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -68,3 +69,17 @@ def converse(main, child, keys, deadline, patience=None):
             except OSError:
                 break
     return seen
+
+
+def wait_or_kill(child, main, deadline):
+    """Waits for `child` until `deadline`, killing it then, and closes the
+    pseudo-terminal's `main` side. False when it had to be killed (hung)."""
+    try:
+        child.wait(timeout=max(0.1, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+        return False
+    finally:
+        os.close(main)
+    return True

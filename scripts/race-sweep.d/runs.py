@@ -8,7 +8,7 @@ import signal
 import subprocess
 import time
 
-from sweeps import converse, environment
+from sweeps import converse, environment, wait_or_kill
 
 TIMEOUT = 20
 WIDEN = "newfstatat,faccessat2,statx,readlink,readlinkat:delay_exit=1500"
@@ -59,12 +59,6 @@ def run_at_prompt(command, case, base, env):
     os.close(side)
     deadline = time.monotonic() + TIMEOUT
     seen = converse(main, child, case.prompt, deadline, patience=1.0)
-    try:
-        child.wait(timeout=max(0.1, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        child.kill()
-        child.wait()
-        os.close(main)
+    if not wait_or_kill(child, main, deadline):
         return None, "hung"
-    os.close(main)
     return child.returncode, seen.decode("utf-8", "replace")
