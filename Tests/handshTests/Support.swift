@@ -104,10 +104,13 @@ enum TestProcess {
   /// golden test's `save /dev/stdout`) can write into the stream but never
   /// replace, create or chmod anything in the machine's /dev, even with a
   /// bug in the writer. An ordinary user cannot change /dev anyway, and
-  /// runs unwrapped.
+  /// runs unwrapped. Root without `unshare` does not run it at all: the
+  /// run fails, saying why, rather than write near the machine's /dev.
   static func withReadOnlyDev(_ executable: URL, _ arguments: [String]) -> (URL, [String]) {
-    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
-      return (executable, arguments)
+    guard getuid() == 0 else { return (executable, arguments) }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+      let refusal = "echo 'no /usr/bin/unshare: /dev cannot be made read-only' >&2; exit 125"
+      return (URL(fileURLWithPath: "/bin/sh"), ["-c", refusal])
     }
     let script = "mount --bind /dev /dev && mount -o remount,bind,ro /dev && exec \"$0\" \"$@\""
     return (
@@ -188,8 +191,6 @@ extension TestProcess {
   }
 }
 
-/// A test case that works in a temporary folder of its own (`folder`) with
-/// the built `handsh` (`binary`), and the helpers such tests share.
 /// A test class of end-to-end runs, each test in a temporary folder of its
 /// own (removed after it) with the built binary: `handsh` runs it there.
 class FolderTests: XCTestCase, FolderTestCase {
