@@ -122,6 +122,17 @@ import Testing
     #expect(doc.hover(at: 3) == nil)
   }
 
+  /// A hover speaks of the hand just before its command: `save` and
+  /// `history` change nothing, so the commands after them on the line
+  /// still count (the document's run saves in memory; a hover writes nothing).
+  @Test func hoverLooksPastSaveAndHistoryOnItsLine() {
+    for between in ["save x.hand", "history", "history tree"] {
+      let text = seed42 + "add; \(between); add; del 2\n"
+      let hover = document(text).hover(at: offset(of: "del 2", in: text) + 4)
+      #expect(hover?.text.hasPrefix("position 2: 7♥, seven of hearts") == true, "\(between)")
+    }
+  }
+
   @Test func completionsUseTheStateBeforeTheLine() {
     let text = seed42 + "add; add\ngoto \ndel \nadd 7\n"
     let doc = document(text)

@@ -48,6 +48,8 @@ extension Session {
   /// `before` (the commands starting there or later do not run). A syntax
   /// error anywhere on the line runs none of it. `seed`: what a `new` with
   /// no seed draws; nil, and such a `new` makes the line `.reachesOut`.
+  /// With `before` (a hover), `save` and `history` are passed over, as they
+  /// change nothing; without it (the preview), they reach out.
   /// `stop` is asked after each command; true abandons the forecast.
   public func forecast(
     _ line: UnsafeBufferPointer<UInt8>, before: Int? = nil, seed: UInt64? = nil,
@@ -67,7 +69,15 @@ extension Session {
     }
     LineParser.forEachItem(in: line) { item, parser in
       guard case .command(let command, let span) = item else { return true }
-      if let before, span.lowerBound >= before { return false }
+      if let before {
+        if span.lowerBound >= before { return false }
+        // The hand before a later command: `save` and `history` leave the
+        // session as it is, so a hover looks past them.
+        switch command {
+        case .save, .history: return true
+        default: break
+        }
+      }
       if command.pausesRunAhead || (seed == nil && command.drawsSeed) {
         forecast.unknown = .reachesOut
         return false
