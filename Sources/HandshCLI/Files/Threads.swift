@@ -57,6 +57,16 @@ final class Condition: @unchecked Sendable {
   /// Wakes every waiter; called holding `lock`.
   func broadcast() { pthread_cond_broadcast(pinned.pointer) }
 
+  /// CLOCK_REALTIME `seconds` from now: a deadline for `wait(until:)`.
+  static func deadline(in seconds: Double) -> timespec {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    let nanoseconds = Int(now.tv_nsec) + Int(seconds * 1e9)
+    return timespec(
+      tv_sec: Int(now.tv_sec) + nanoseconds / 1_000_000_000,
+      tv_nsec: nanoseconds % 1_000_000_000)
+  }
+
   /// Waits for a `broadcast`, holding `lock`, at most until `deadline`
   /// (CLOCK_REALTIME) when given; false when the deadline passed.
   func wait(until deadline: timespec?) -> Bool {

@@ -52,12 +52,7 @@ final class AnalysisJob: @unchecked Sendable {
   /// done by then, or was cancelled.
   func result(waiting seconds: Double) -> Finished? {
     changed.lock.held {
-      var now = timespec()
-      clock_gettime(CLOCK_REALTIME, &now)
-      let nanoseconds = Int(now.tv_nsec) + Int(seconds * 1e9)
-      var deadline = timespec()
-      deadline.tv_sec = now.tv_sec + nanoseconds / 1_000_000_000
-      deadline.tv_nsec = nanoseconds % 1_000_000_000
+      let deadline = Condition.deadline(in: seconds)
       while !done, seconds > 0 {
         if !changed.wait(until: deadline) { break }
       }

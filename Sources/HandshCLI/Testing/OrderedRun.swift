@@ -103,7 +103,7 @@ final class OrderedRun<Item, Result>: @unchecked Sendable {
         return .stopped(left)
       }
       guard let result = done.removeValue(forKey: delivered) else {
-        _ = condition.wait(until: Self.deadline(in: 0.02))
+        _ = condition.wait(until: Condition.deadline(in: 0.02))
         continue
       }
       let index = delivered
@@ -115,18 +115,5 @@ final class OrderedRun<Item, Result>: @unchecked Sendable {
       pthread_mutex_lock(condition.lock.mutex)
     }
     return .finished
-  }
-
-  /// CLOCK_REALTIME `seconds` from now, for a timed wait.
-  private static func deadline(in seconds: Double) -> timespec {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    var nanoseconds = Int(now.tv_nsec) + Int(seconds * 1e9)
-    var whole = Int(now.tv_sec)
-    if nanoseconds >= 1_000_000_000 {
-      whole += nanoseconds / 1_000_000_000
-      nanoseconds %= 1_000_000_000
-    }
-    return timespec(tv_sec: whole, tv_nsec: nanoseconds)
   }
 }
