@@ -149,8 +149,7 @@ package enum Handsh {
     // The output first: the recording's FILE may be stdout by name.
     runner.output.flush()
     // The journal to disk at the end: a failure there is a failed write.
-    if let journal = runner.output.journal, journal.flush() { journal.sync() }
-    if runner.recoverJournal() { status = max(status, 1) }
+    if runner.sink.syncJournal(session: &runner.executor.session) { status = max(status, 1) }
     if runner.output.journal?.ended == true { status = 2 }
     if let recorder = runner.recorder, !recorder.finish() { status = max(status, 1) }
     if let failure = runner.output.failure {
