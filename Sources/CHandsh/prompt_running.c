@@ -20,17 +20,24 @@ static struct termios before;
 static struct termios running;
 static volatile sig_atomic_t changed_fd = -1;
 
+/// The terminal `fd` set for a run from `before`: no echo, no flush on a
+/// signal, and `before` kept to be put back should handsh die meanwhile (a
+/// signal its policy ends it by). Safe in a signal handler; tcsetattr's
+/// result.
+static int set_for_run(int fd) {
+  running = before;
+  running.c_lflag |= NOFLSH;
+  running.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
+  handsh_keep_terminal(fd, &before);
+  return tcsetattr(fd, TCSANOW, &running);
+}
+
 void prompt_running_begin(int fd) {
   changed_fd = -1;
   // Never from the background: setting the terminal there stops handsh.
   if (fd < 0 || !isatty(fd) || tcgetpgrp(fd) != getpgrp()) return;
   if (tcgetattr(fd, &before) != 0) return;
-  running = before;
-  running.c_lflag |= NOFLSH;
-  running.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
-  // Put back should handsh die meanwhile (a signal its policy ends it by).
-  handsh_keep_terminal(fd, &before);
-  if (tcsetattr(fd, TCSANOW, &running) != 0) {
+  if (set_for_run(fd) != 0) {
     handsh_keep_terminal(-1, NULL);
     return;
   }
@@ -54,13 +61,7 @@ void prompt_running_stop(void) {
   int fd = changed_fd;
   if (fd >= 0 && tcgetpgrp(fd) == getpgrp()) tcsetattr(fd, TCSANOW, &before);
   prompt_stop_now();
-  if (fd >= 0 && tcgetpgrp(fd) == getpgrp() && tcgetattr(fd, &before) == 0) {
-    running = before;
-    running.c_lflag |= NOFLSH;
-    running.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
-    handsh_keep_terminal(fd, &before);
-    tcsetattr(fd, TCSANOW, &running);
-  }
+  if (fd >= 0 && tcgetpgrp(fd) == getpgrp() && tcgetattr(fd, &before) == 0) set_for_run(fd);
 }
 
 void prompt_stop_now(void) {
