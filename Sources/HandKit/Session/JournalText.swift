@@ -121,7 +121,7 @@ public enum JournalText {
 
   /// The session a whole text (whole lines) rebuilds, as `JournalReplay`
   /// rebuilds it line by line. `time` is when the versions were made that
-  /// no time line comes before (a v6 journal): FILE's last modification
+  /// no time line comes before (a journal with no time lines): FILE's last modification
   /// before the resume.
   public static func replay(_ text: UnsafeBufferPointer<UInt8>, time: Int = 0) -> Result<
     Session, Failure
@@ -256,12 +256,6 @@ public final class ByteBuffer {
   /// Counts `size` bytes written into the room.
   @inline(__always)
   public func grow(by size: Int) { count += size }
-
-  /// Appends `other`'s bytes `from..<to`.
-  public func append(_ other: ByteBuffer, from: Int, to: Int) {
-    room(to - from).update(from: other.storage + from, count: to - from)
-    count += to - from
-  }
 
   public func append(_ other: ByteBuffer) {
     room(other.count).update(from: other.storage, count: other.count)
