@@ -224,7 +224,7 @@ import Testing
     return text
   }
 
-  /// The example of v7's drawing, exactly: three columns a step, so the
+  /// The drawing, exactly: three columns a step, so the
   /// marker of the current version never touches the drawing.
   @Test func theDrawingIsThreeColumnsAStep() {
     let history = session("add; add; add; undo 2; add; add; undo; add; goto 2; add").history

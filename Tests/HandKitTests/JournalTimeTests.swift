@@ -91,7 +91,7 @@ import Testing
     #expect(lines.withBytes { String(decoding: $0, as: UTF8.self) } == "#@ 60\n#@ 65\n")
   }
 
-  /// Versions before any time line (a v6 journal) take the time given, the
+  /// Versions before any time line (a journal with no time lines) take the time given, the
   /// file's modification time; version 0 takes the first time line's when
   /// no change comes before it.
   @Test func untimedVersionsTakeTheFilesTime() {

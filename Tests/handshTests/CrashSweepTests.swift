@@ -72,7 +72,7 @@ final class CrashSweepTests: XCTestCase {
   /// journal (kept at the prompt, by `-c`, resumed, cut short by a size
   /// limit) and of a saved file, built from an strace record of the run,
   /// resumes, keeps every result shown once a flush covered it, and brings
-  /// back nothing the run did not do, by the journal's v7 rules: at the
+  /// back nothing the run did not do, by the journal's rules: at the
   /// prompt a result counts as soon as it is shown, and a cut-back after a
   /// failed write is on disk before the failure is said.
   func testReducedPowerCutSweepPasses() throws {

@@ -77,7 +77,7 @@ final class TimeTravelTests: FolderTests {
   }
 
   /// From random versions of random hand-written journals (the clock going
-  /// back or not, a v6 journal with no time line at all), `earlier TIME`
+  /// back or not, a journal with no time line at all), `earlier TIME`
   /// and `later TIME` in every unit go where the rule says, and fail where
   /// it says, with its message.
   func testEarlierAndLaterTimeFollowTheRuleOnHandWrittenJournals() throws {

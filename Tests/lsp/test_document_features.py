@@ -1,8 +1,9 @@
-"""What v7 of the server adds (handsh(1), EDITORS), driven by pytest-lsp
-and byte for byte: definition as `source` reads (through links, then `..`;
-no location for a missing file), documents run again when a file they
-`source` is saved, replies of bounded size, code actions from the finished
-run."""
+"""The server's document features (handsh(1), EDITORS), driven by
+pytest-lsp and byte for byte: definition as `source` reads (through links,
+then `..`; no location for a missing file), documents run again when a file
+they `source` is saved, replies of bounded size, code actions from the
+finished run, folding ranges, symbols, links, commands, semantic tokens and
+formatting."""
 
 import asyncio
 import json

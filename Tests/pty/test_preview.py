@@ -10,7 +10,6 @@ never reaches a pipe, the history file or a recording. `--no-preview`,
 Seed 42 deals 7♥ 3♣ K♥ A♠ 2♠ A♥ A♣ K♦ 10♦ 5♥.
 """
 
-import os
 import shutil
 import signal
 import subprocess

@@ -11,7 +11,6 @@ Every file and FIFO lives in the test's own folder. The races run
 runs them ten times, and all ten must hold).
 """
 
-import fcntl
 import os
 import shutil
 import signal

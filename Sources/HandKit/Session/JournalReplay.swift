@@ -11,8 +11,8 @@ public struct JournalReplay: Sendable {
   /// Whether line 1 was taken: a journal's.
   public private(set) var started = false
   private let renderer = Renderer(style: Style(ascii: true))
-  /// When the versions were made that no time line comes before (a v6
-  /// journal): FILE's last modification before the resume.
+  /// When the versions were made that no time line comes before (a journal
+  /// with no time lines): FILE's last modification before the resume.
   private let untimed: Int
   /// No time line was taken yet: the first one gives version 0's time too.
   private var firstTime = true

@@ -51,7 +51,7 @@ final class Journal {
   /// time line whatever the second (handsh(1), JOURNAL).
   let sessionStart: Int
   /// FILE's last modification before the resume: the time of the versions
-  /// that no time line comes before (a v6 journal), on a rebuild too.
+  /// that no time line comes before (a journal with no time lines), on a rebuild too.
   private let untimed: Int
 
   /// Why a command after a failed write did not run (never shown: the

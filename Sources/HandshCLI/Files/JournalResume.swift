@@ -214,7 +214,7 @@ extension Journal {
   /// kept apart when it is at most `tornLimit` bytes and every line before
   /// it resumes; any other fault is the failure, at its line and column.
   /// `time` is when the versions were made that no time line comes before
-  /// (a v6 journal): FILE's last modification before the resume.
+  /// (a journal with no time lines): FILE's last modification before the resume.
   static func resume(_ fd: Int32, shown: String, size: Int, time: Int) -> Result<
     Resumed, JournalText.Failure
   > {
