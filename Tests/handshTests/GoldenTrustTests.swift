@@ -8,15 +8,7 @@ import XCTest
 /// TESTS): the reports read by the real consumers (`prove`, an XML parser,
 /// GNU `patch`), hermetic tests, files that are not regular, one file named
 /// twice, long lines, the change check, and `PATH:LINE` for editors.
-final class GoldenTrustTests: XCTestCase, FolderTestCase {
-  var binary: URL!
-  var folder: URL!
-
-  override func setUpWithError() throws {
-    binary = try TestProcess.handshBinary()
-    folder = try TestProcess.temporaryFolder()
-  }
-
+final class GoldenTrustTests: FolderTests {
   override func tearDownWithError() throws {
     guard let folder else { return }
     // Folders a test made unreadable, or too deep for one path: as rm does it.
@@ -26,9 +18,7 @@ final class GoldenTrustTests: XCTestCase, FolderTestCase {
       URL(fileURLWithPath: "/bin/rm"), ["-rf", folder.path], in: URL(fileURLWithPath: "/"))
   }
 
-  private func handsh(_ arguments: [String], timeout: TimeInterval = TestProcess.timeout) throws
-    -> TestRun
-  {
+  private func handsh(_ arguments: [String], timeout: TimeInterval) throws -> TestRun {
     try TestProcess.run(binary, arguments, in: folder, timeout: timeout)
   }
 

@@ -8,9 +8,7 @@ import XCTest
 /// such; a FILE that could not be made whole is not left behind; a short
 /// write leaves whole lines only; nothing later on a line runs after a
 /// failed journal write.
-final class JournalTrustTests: XCTestCase, FolderTestCase {
-  var folder: URL!
-  var binary: URL!
+final class JournalTrustTests: FolderTests {
   let head = "#!/usr/bin/env -S handsh --seed 42 --limit 5\n"
 
   /// NAME's text without its time lines (`#@ SECONDS`): what these tests
@@ -20,22 +18,17 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
       .filter { !$0.hasPrefix("#@ ") }.joined(separator: "\n")
   }
 
-  override func setUpWithError() throws {
-    binary = try TestProcess.handshBinary()
-    folder = try TestProcess.temporaryFolder()
+  /// Runs the binary with `stdin` written to a file of the test's folder as
+  /// its standard input.
+  private func handsh(_ arguments: [String], stdin: String) throws -> TestRun {
+    try TestProcess.run(binary, arguments, in: folder, stdin: stdinFile(stdin))
   }
 
-  override func tearDownWithError() throws {
-    if let folder { try? FileManager.default.removeItem(at: folder) }
-  }
-
-  private func handsh(_ arguments: [String], stdin: String? = nil) throws -> TestRun {
-    let input = try stdin.map { text -> URL in
-      let url = url("stdin-\(UUID().uuidString)")
-      try Data(text.utf8).write(to: url)
-      return url
-    }
-    return try TestProcess.run(binary, arguments, in: folder, stdin: input)
+  /// `text` in a new file of the test's folder, to be a run's stdin.
+  private func stdinFile(_ text: String) throws -> URL {
+    let url = url("stdin-\(UUID().uuidString)")
+    try Data(text.utf8).write(to: url)
+    return url
   }
 
   /// handsh under strace, with `faults` injected (`-e inject=…`).
@@ -43,11 +36,7 @@ final class JournalTrustTests: XCTestCase, FolderTestCase {
     -> TestRun
   {
     let strace = try requiredTool("strace")
-    let input = try stdin.map { text -> URL in
-      let url = url("stdin-\(UUID().uuidString)")
-      try Data(text.utf8).write(to: url)
-      return url
-    }
+    let input = try stdin.map(stdinFile)
     return try TestProcess.run(
       strace,
       ["-f", "-o", "/dev/null"] + faults.flatMap { ["-e", "inject=" + $0] }
